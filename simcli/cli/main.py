@@ -1,0 +1,70 @@
+"""The ``simcli`` command group. Commands live one per module in this package and
+import their heavy dependencies only when they run, so ``simcli --help`` stays fast."""
+
+from __future__ import annotations
+
+import sys
+import traceback
+
+import click
+
+from simcli import __version__
+from simcli.cli.list_cmd import list_cmd
+from simcli.cli.replay import replay
+from simcli.cli.run import run
+from simcli.cli.validate import validate
+from simcli.errors import SimcliError
+
+INTERNAL_ERROR = 70  # EX_SOFTWARE
+
+
+class SimcliGroup(click.Group):
+    """Shows user errors in one line (exit 2) and internal errors without a traceback
+    unless ``-v`` was given."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except SimcliError as exc:
+            click.echo(f"error: {exc}", err=True)
+            ctx.exit(exc.exit_code)
+        except (click.exceptions.Exit, click.ClickException, click.Abort):
+            raise
+        except KeyboardInterrupt:
+            click.echo("interrupted", err=True)
+            ctx.exit(130)
+        except Exception as exc:
+            if ctx.meta.get("simcli.verbose"):
+                traceback.print_exc(file=sys.stderr)
+            click.echo(
+                f"internal error: {type(exc).__name__}: {exc}"
+                + ("" if ctx.meta.get("simcli.verbose") else " (run with -v for the traceback)"),
+                err=True,
+            )
+            ctx.exit(INTERNAL_ERROR)
+
+
+@click.group(cls=SimcliGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="simcli")
+def cli() -> None:
+    """Headless tournaments and simulations for library-themed tabletop games.
+
+    \b
+    simcli run configs/quickstart.yaml          play a tournament
+    simcli replay results/quickstart --verify   re-play and check every logged game
+    simcli list                                 games and strategies
+    """
+
+
+cli.add_command(run)
+cli.add_command(validate)
+cli.add_command(replay)
+cli.add_command(list_cmd)
+
+
+def main() -> None:
+    cli()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

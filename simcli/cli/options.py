@@ -1,0 +1,59 @@
+"""Options shared by several commands."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import click
+
+
+def _remember_verbose(ctx: click.Context, _param, value: bool) -> bool:
+    if value:
+        ctx.meta["simcli.verbose"] = True
+    return value
+
+
+def verbosity(func: Callable) -> Callable:
+    """``-q/--quiet`` (no progress bar or table) and ``-v/--verbose`` (debug log lines,
+    tracebacks of internal errors)."""
+    func = click.option(
+        "-v",
+        "--verbose",
+        is_flag=True,
+        callback=_remember_verbose,
+        expose_value=True,
+        is_eager=True,
+        help="More detail in run.log; tracebacks for internal errors.",
+    )(func)
+    func = click.option("-q", "--quiet", is_flag=True, help="No progress bar or summary.")(func)
+    return func
+
+
+def config_overrides(func: Callable) -> Callable:
+    """Flags that override config keys."""
+    for decorator in reversed(
+        [
+            click.option(
+                "--out",
+                "out",
+                type=click.Path(file_okay=False),
+                help="Output folder (default: the config's 'output', results/<name>).",
+            ),
+            click.option(
+                "--workers",
+                type=click.IntRange(min=0),
+                help="Worker processes (default: config 'workers', else CPU count; "
+                "0 = play in this process).",
+            ),
+            click.option(
+                "--seed", type=click.IntRange(min=0), help="Root seed (default: config 'seed')."
+            ),
+            click.option(
+                "--games",
+                type=click.IntRange(min=1),
+                help="Games per table (default: config 'games').",
+            ),
+        ]
+    ):
+        func = decorator(func)
+    return func

@@ -1,0 +1,100 @@
+"""``simcli replay LOG``: list, show or verify logged games."""
+
+from __future__ import annotations
+
+import click
+
+
+@click.command()
+@click.argument("log_path", metavar="LOG", type=click.Path())
+@click.option("--game", "game_index", type=int, help="Only the game with this index.")
+@click.option(
+    "--verify",
+    is_flag=True,
+    help="Re-apply every move through the rules; check legality, scores, winners and final_hash.",
+)
+@click.option("--show", is_flag=True, help="Print the board after every move.")
+def replay(log_path, game_index, verify, show) -> None:
+    """Re-play the games of LOG (a games.jsonl file or a run folder).
+
+    Without options, prints one line per game. Exit code 1 if --verify finds a mismatch,
+    2 if the log has lines that are not game records (the other lines are still checked).
+    """
+    from pathlib import Path
+
+    from simcli.errors import RecordError
+    from simcli.records import BadLine, read_log
+    from simcli.records import replay as replay_record
+
+    bad_lines = 0
+    checked = 0
+    failed = 0
+    found = False
+    for lineno, item in read_log(Path(log_path)):
+        if isinstance(item, BadLine):
+            bad_lines += 1
+            click.echo(f"{log_path}: {item.message}", err=True)
+            continue
+        if game_index is not None and item.get("index") != game_index:
+            continue
+        found = True
+        if show:
+            _show(item)
+            if not verify:
+                continue
+        if verify:
+            checked += 1
+            problems = replay_record(item)
+            if problems:
+                failed += 1
+                for problem in problems:
+                    click.echo(f"MISMATCH line {lineno}, {problem}")
+        else:
+            click.echo(_summary_line(item))
+    if game_index is not None and not found:
+        raise RecordError(f"{log_path}: no game with index {game_index}")
+    if verify:
+        verdict = "all match" if not failed else f"{failed} with mismatches"
+        click.echo(f"verified {checked} game(s): {verdict}")
+    if bad_lines:
+        click.echo(f"{bad_lines} line(s) could not be read", err=True)
+        raise SystemExit(2)
+    if failed:
+        raise SystemExit(1)
+
+
+def _summary_line(record: dict) -> str:
+    seats = " vs ".join(record["seats"])
+    winners = record["winners"]
+    if record["termination"] == "error":
+        result = "error"
+    elif not winners:
+        result = "draw"
+    else:
+        result = "won by " + ", ".join(f"seat {w} ({record['seats'][w]})" for w in winners)
+    scores = record["scores"]
+    score_text = "" if scores is None else " scores " + "-".join(f"{s:g}" for s in scores)
+    extra = "" if record["termination"] in ("normal",) else f" [{record['termination']}]"
+    return f"game {record['index']}: {seats}: {result}{score_text}{extra}"
+
+
+def _show(record: dict) -> None:
+    from simcli.records import replay as replay_record
+
+    click.echo(
+        f"=== game {record['index']}: {' vs '.join(record['seats'])} (seed {record['seed']})"
+    )
+
+    def on_state(ply, entry, state):
+        if ply == 0:
+            click.echo("setup:")
+        elif isinstance(entry, dict):
+            click.echo(f"\nply {ply}: chance {entry['chance']!r}")
+        else:
+            click.echo(f"\nply {ply}: {entry!r}")
+        click.echo(state.render())
+
+    problems = replay_record(record, on_state=on_state)
+    click.echo(_summary_line(record))
+    for problem in problems:
+        click.echo(f"MISMATCH {problem}")

@@ -1,0 +1,411 @@
+"""Tournament configs: YAML -> validated dataclasses.
+
+Every error names the file, the line, the key and what was expected, with a close-match
+suggestion for misspelt keys and names. See ``docs/config.md`` for the reference.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from simcli.errors import ConfigError, SimcliError
+from simcli.suggest import did_you_mean
+from simcli.tournament.schedule import FORMATS, Schedule, build_schedule, rotations_for
+
+TOP_KEYS = (
+    "name",
+    "game",
+    "options",
+    "players",
+    "strategies",
+    "format",
+    "games",
+    "seed",
+    "workers",
+    "output",
+    "variants",
+)
+STRATEGY_KEYS = ("name", "use", "params")
+FORMAT_KEYS = ("type", "candidate")
+VARIANT_KEYS = ("name", "options")
+
+KeyPath = tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class StrategySpec:
+    name: str
+    use: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Variant:
+    name: str
+    options: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Config:
+    name: str
+    game: str
+    options: dict[str, Any]
+    players: int
+    strategies: tuple[StrategySpec, ...]
+    format: str
+    candidate: str | None
+    games: int
+    seed: int
+    workers: int
+    output: str
+    variants: tuple[Variant, ...] = ()
+    source: str | None = None
+
+    @property
+    def base_dir(self) -> Path | None:
+        return Path(self.source).parent if self.source else None
+
+    def schedule(self) -> Schedule:
+        return build_schedule(
+            self.format,
+            [s.name for s in self.strategies],
+            self.players,
+            self.games,
+            self.seed,
+            candidate=self.candidate,
+            variants=tuple(v.name for v in self.variants) or (None,),
+        )
+
+    def options_for(self, variant: str | None) -> dict[str, Any]:
+        """The resolved game options of a variant (or the base options)."""
+        for v in self.variants:
+            if v.name == variant:
+                return v.options
+        return self.options
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["strategies"] = [asdict(s) for s in self.strategies]
+        data["variants"] = [asdict(v) for v in self.variants]
+        data.pop("source")
+        return data
+
+
+# --------------------------------------------------------------------------- YAML
+
+
+class _Doc:
+    """A parsed YAML document with the line of every key, for error messages."""
+
+    def __init__(self, path: Path, text: str):
+        self.path = path
+        self.marks: dict[KeyPath, int] = {}
+        try:
+            loader = yaml.SafeLoader(text)
+            try:
+                node = loader.get_single_node()
+                self.data = loader.construct_document(node) if node is not None else None
+            finally:
+                loader.dispose()
+        except yaml.MarkedYAMLError as exc:
+            mark = exc.problem_mark or exc.context_mark
+            where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
+            problem = exc.problem or exc.context or "invalid YAML"
+            raise ConfigError(f"{where}: YAML syntax error: {problem}") from None
+        except yaml.YAMLError as exc:
+            raise ConfigError(f"{path}: YAML error: {exc}") from None
+        if node is not None:
+            self._walk(node, ())
+
+    def _walk(self, node: yaml.Node, path: KeyPath) -> None:
+        self.marks.setdefault(path, node.start_mark.line + 1)
+        if isinstance(node, yaml.MappingNode):
+            seen: set[Any] = set()
+            for key_node, value_node in node.value:
+                key = key_node.value
+                if key in seen:
+                    raise ConfigError(
+                        f"{self.path}:{key_node.start_mark.line + 1}: key "
+                        f"'{_dotted((*path, key))}' appears twice"
+                    )
+                seen.add(key)
+                self.marks[(*path, key)] = key_node.start_mark.line + 1
+                self._walk(value_node, (*path, key))
+        elif isinstance(node, yaml.SequenceNode):
+            for i, item in enumerate(node.value):
+                self._walk(item, (*path, i))
+
+    def line(self, path: KeyPath) -> int | None:
+        while path and path not in self.marks:
+            path = path[:-1]
+        return self.marks.get(path)
+
+    def error(self, path: KeyPath, message: str) -> ConfigError:
+        line = self.line(path)
+        where = f"{self.path}:{line}" if line else str(self.path)
+        key = f" key '{_dotted(path)}':" if path else ""
+        return ConfigError(f"{where}:{key} {message}")
+
+
+def _dotted(path: KeyPath) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+# --------------------------------------------------------------------------- checks
+
+
+def _check_keys(doc: _Doc, path: KeyPath, value: Any, allowed: tuple[str, ...]) -> dict:
+    if not isinstance(value, dict):
+        raise doc.error(path, f"expected a mapping of {', '.join(allowed)}; got {_kind(value)}")
+    for key in value:
+        if key not in allowed:
+            raise doc.error(
+                (*path, key),
+                f"unknown key{did_you_mean(str(key), allowed)}; allowed here: {', '.join(allowed)}",
+            )
+    return value
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "nothing"
+    return {dict: "a mapping", list: "a list", str: f"the text {value!r}"}.get(
+        type(value), f"{value!r}"
+    )
+
+
+def _int(doc: _Doc, path: KeyPath, value: Any, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise doc.error(path, f"expected a whole number; got {_kind(value)}")
+    if value < minimum:
+        what = "positive" if minimum == 1 else f"at least {minimum}"
+        raise doc.error(path, f"must be {what}; got {value}")
+    return value
+
+
+def _str(doc: _Doc, path: KeyPath, value: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise doc.error(path, f"expected a non-empty text; got {_kind(value)}")
+    return value
+
+
+def _mapping(doc: _Doc, path: KeyPath, value: Any) -> dict[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise doc.error(path, f"expected a mapping; got {_kind(value)}")
+    return dict(value)
+
+
+def load_config(path: str | os.PathLike[str], overrides: dict[str, Any] | None = None) -> Config:
+    """Read and validate a config file. ``overrides`` (from command-line flags) replace
+    top-level keys after parsing: ``seed``, ``games``, ``workers``, ``output``."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: config file not found") from None
+    except IsADirectoryError:
+        raise ConfigError(f"{path}: is a folder, not a config file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read config: {exc}") from None
+    doc = _Doc(path, text)
+    raw = doc.data
+    if raw is None:
+        raise ConfigError(f"{path}: the config is empty")
+    _check_keys(doc, (), raw, TOP_KEYS)
+    raw = dict(raw)
+    for key, value in (overrides or {}).items():
+        if value is not None:
+            raw[key] = value
+    return _build(doc, raw)
+
+
+def _build(doc: _Doc, raw: dict[str, Any]) -> Config:
+    from simcli.games import get_game
+
+    for key in ("game", "strategies"):
+        if key not in raw:
+            raise doc.error((), f"missing required key '{key}'")
+    game_id = _str(doc, ("game",), raw["game"])
+    try:
+        game = get_game(game_id)
+    except SimcliError as exc:
+        raise doc.error(("game",), str(exc)) from None
+
+    name = _str(doc, ("name",), raw.get("name", doc.path.stem))
+    players = _int(doc, ("players",), raw.get("players", min(game.player_counts)), 1)
+    try:
+        game.check_players(players)
+    except SimcliError as exc:
+        raise doc.error(("players",), str(exc)) from None
+    base_options = _mapping(doc, ("options",), raw.get("options"))
+    try:
+        options = game.resolve_options(base_options)
+    except SimcliError as exc:
+        raise doc.error(("options",), str(exc)) from None
+    variants = _variants(doc, raw.get("variants"), game, base_options)
+
+    strategies = _strategies(doc, raw["strategies"], game_id)
+    fmt, candidate = _format(doc, raw.get("format", "round_robin"), strategies, players)
+
+    games = _int(doc, ("games",), raw.get("games", 100), 1)
+    step = rotations_for(fmt, players)
+    if games % step:
+        seated = "seat-swapped pairs" if step == 2 else f"sets of {step} seat rotations"
+        raise doc.error(
+            ("games",),
+            f"must be a multiple of {step}: in format {fmt} with {players} players games "
+            f"come in {seated} that share a seed; got {games} (try {games + step - games % step})",
+        )
+    seed = _int(doc, ("seed",), raw.get("seed", 1), 0)
+    workers = _int(doc, ("workers",), raw.get("workers", os.cpu_count() or 1), 0)
+    output = _str(doc, ("output",), raw.get("output", str(Path("results") / name)))
+    return Config(
+        name=name,
+        game=game_id,
+        options=options,
+        players=players,
+        strategies=tuple(strategies),
+        format=fmt,
+        candidate=candidate,
+        games=games,
+        seed=seed,
+        workers=workers,
+        output=output,
+        variants=variants,
+        source=str(doc.path),
+    )
+
+
+def _strategies(doc: _Doc, value: Any, game_id: str) -> list[StrategySpec]:
+    from strategies.loader import check_params, load_strategy_class
+
+    if not isinstance(value, list) or not value:
+        raise doc.error(("strategies",), f"expected a non-empty list; got {_kind(value)}")
+    specs: list[StrategySpec] = []
+    for i, item in enumerate(value):
+        path: KeyPath = ("strategies", i)
+        if isinstance(item, str):  # shorthand: "- greedy"
+            item = {"use": item}
+        item = _check_keys(doc, path, item, STRATEGY_KEYS)
+        if "use" not in item:
+            raise doc.error(path, "missing required key 'use'")
+        use = _str(doc, (*path, "use"), item["use"])
+        name = _str(doc, (*path, "name"), item.get("name", use))
+        params = _mapping(doc, (*path, "params"), item.get("params"))
+        if any(s.name == name for s in specs):
+            raise doc.error((*path, "name"), f"strategy name '{name}' is used twice")
+        try:
+            cls = load_strategy_class(use, doc.path.parent)
+            if cls.games is not None and game_id not in cls.games:
+                raise doc.error(
+                    (*path, "use"),
+                    f"strategy '{use}' plays {', '.join(cls.games)}, not {game_id}",
+                )
+            check_params(name, cls, params)
+        except ConfigError:
+            raise
+        except SimcliError as exc:
+            raise doc.error((*path, "use"), str(exc)) from None
+        specs.append(StrategySpec(name=name, use=use, params=params))
+    return specs
+
+
+def _format(
+    doc: _Doc, value: Any, strategies: list[StrategySpec], players: int
+) -> tuple[str, str | None]:
+    names = [s.name for s in strategies]
+    if isinstance(value, str):
+        value = {"type": value}
+    value = _check_keys(doc, ("format",), value, FORMAT_KEYS)
+    fmt = value.get("type")
+    path: KeyPath = ("format", "type") if "type" in value else ("format",)
+    if fmt not in FORMATS:
+        raise doc.error(
+            path,
+            f"unknown format {fmt!r}{did_you_mean(str(fmt), FORMATS)}; formats: "
+            f"{', '.join(FORMATS)}",
+        )
+    candidate = value.get("candidate")
+    if fmt == "gauntlet":
+        if candidate is None:
+            raise doc.error(("format",), "gauntlet needs 'candidate: <strategy name>'")
+        if candidate not in names:
+            raise doc.error(
+                ("format", "candidate"),
+                f"no strategy named '{candidate}'{did_you_mean(str(candidate), names)}; "
+                f"strategies: {', '.join(names)}",
+            )
+        if len(names) < players:
+            raise doc.error(
+                ("strategies",),
+                f"a {players}-player gauntlet needs the candidate and at least "
+                f"{players - 1} other strategies",
+            )
+    elif candidate is not None:
+        raise doc.error(("format", "candidate"), "only the gauntlet format takes a candidate")
+    if fmt == "round_robin" and len(names) < players:
+        raise doc.error(
+            ("strategies",),
+            f"a {players}-player round robin needs at least {players} strategies; "
+            f"got {len(names)} (for one strategy in every seat use format self_play)",
+        )
+    if fmt == "solo" and players != 1:
+        raise doc.error(("format",), f"format solo is for one-player games; players is {players}")
+    if fmt != "solo" and players == 1:
+        raise doc.error(("format",), "a one-player game needs format solo")
+    return fmt, candidate
+
+
+def _variants(doc: _Doc, value: Any, game, base: dict[str, Any]) -> tuple[Variant, ...]:
+    if value is None:
+        return ()
+    sets: list[tuple[KeyPath, str, dict[str, Any]]] = []
+    if isinstance(value, dict):
+        _check_keys(doc, ("variants",), value, ("grid",))
+        grid = _mapping(doc, ("variants", "grid"), value.get("grid"))
+        if not grid:
+            raise doc.error(("variants", "grid"), "expected option names with lists of values")
+        for key, values in grid.items():
+            if not isinstance(values, list) or not values:
+                raise doc.error(("variants", "grid", key), "expected a non-empty list of values")
+        keys = list(grid)
+        for combo in itertools.product(*(grid[k] for k in keys)):
+            opts = dict(zip(keys, combo, strict=True))
+            label = ",".join(f"{k}={v}" for k, v in opts.items())
+            sets.append((("variants", "grid"), label, opts))
+    elif isinstance(value, list) and value:
+        for i, item in enumerate(value):
+            path: KeyPath = ("variants", i)
+            item = _check_keys(doc, path, item, VARIANT_KEYS)
+            if "name" not in item:
+                raise doc.error(path, "missing required key 'name'")
+            sets.append(
+                (
+                    path,
+                    _str(doc, (*path, "name"), item["name"]),
+                    _mapping(doc, (*path, "options"), item.get("options")),
+                )
+            )
+    else:
+        raise doc.error(("variants",), "expected a list of {name, options} or {grid: {...}}")
+    variants = []
+    for path, label, opts in sets:
+        if any(v.name == label for v in variants):
+            raise doc.error(path, f"variant name '{label}' is used twice")
+        try:
+            resolved = game.resolve_options({**base, **opts})
+        except SimcliError as exc:
+            raise doc.error(path, str(exc)) from None
+        variants.append(Variant(name=label, options=resolved))
+    return tuple(variants)

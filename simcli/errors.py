@@ -1,0 +1,33 @@
+"""Errors a user can cause. The CLI shows them in one or two lines and exits with code 2."""
+
+from __future__ import annotations
+
+
+class SimcliError(Exception):
+    """Base of every error caused by user input (config, files, arguments)."""
+
+    exit_code = 2
+
+
+class ConfigError(SimcliError):
+    """A config file that cannot be used: missing, malformed, or with invalid values."""
+
+
+class StrategyLoadError(SimcliError):
+    """A strategy that cannot be found, imported or constructed."""
+
+
+class UnknownGameError(SimcliError):
+    """A game id that is not registered."""
+
+
+class GameOptionError(SimcliError):
+    """An option a game does not have, or a value it does not accept."""
+
+
+class RecordError(SimcliError):
+    """A game log that cannot be read: not JSON lines, unknown schema or game."""
+
+
+class OutputExistsError(SimcliError):
+    """The output folder is not empty and --force was not given."""

@@ -1,0 +1,213 @@
+"""The game contract every rules module implements.
+
+A *game* (one :class:`Game` subclass per rules module) describes the rules: id, player
+counts, options, how a setup is sampled and how a state is built from it. A *state*
+(:class:`State`) is one position: whose turn it is, the legal moves, applying a move.
+
+Randomness is explicit. The setup (a shuffled board, a deal) is a JSON value sampled by
+:meth:`Game.sample_setup` from an RNG the driver owns; every later chance event is a
+turn of the pseudo-player :data:`CHANCE` whose outcome comes from
+:meth:`State.sample_chance` and is applied with :meth:`State.apply` like any move. Both
+go into the game record, so a record replays without any random generator.
+
+Moves and chance outcomes are small JSON values (numbers, strings, lists; never objects,
+which the record format reserves for chance events) in a notation each game documents.
+
+Rules modules are pure: no I/O, no printing, no module-level mutable state.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from simcli.errors import GameOptionError
+
+#: ``State.current_player`` when the next step is a chance event.
+CHANCE = -1
+#: ``State.current_player`` when the game is over.
+TERMINAL = -2
+
+Move = Any  # a JSON value in the game's notation (int, str or list; never a dict)
+
+
+class IllegalMoveError(ValueError):
+    """A move, chance outcome or setup that the rules do not allow in this state."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One game option: its default, the accepted values and a one-line doc."""
+
+    default: Any
+    doc: str
+    choices: tuple[Any, ...] | None = None
+    kind: type | None = None  # for free-valued options, e.g. int
+    minimum: int | None = None
+
+    def check(self, game_id: str, name: str, value: Any) -> Any:
+        if self.choices is not None:
+            if value not in self.choices:
+                raise GameOptionError(
+                    f"game '{game_id}': option '{name}' must be one of "
+                    f"{', '.join(map(str, self.choices))}; got {value!r}"
+                )
+            return value
+        if self.kind is not None:
+            if self.kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+                raise GameOptionError(
+                    f"game '{game_id}': option '{name}' must be an integer; got {value!r}"
+                )
+            if self.minimum is not None and value < self.minimum:
+                raise GameOptionError(
+                    f"game '{game_id}': option '{name}' must be at least {self.minimum}; "
+                    f"got {value!r}"
+                )
+        return value
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended: points per seat, winning seats, and why it ended.
+
+    ``winners`` lists every seat that shares first place (empty for a draw in which
+    nobody wins). ``termination`` is ``"normal"`` or ``"move_limit"``.
+    """
+
+    scores: tuple[float, ...]
+    winners: tuple[int, ...]
+    termination: str = "normal"
+
+
+class State(ABC):
+    """One position of a game. Mutable: :meth:`apply` changes it in place.
+
+    Subclasses set ``game`` (the :class:`Game`), ``players`` and ``options``.
+    """
+
+    game: Game
+    players: int
+    options: Mapping[str, Any]
+
+    @property
+    @abstractmethod
+    def current_player(self) -> int:
+        """The seat to move (0-based), :data:`CHANCE` or :data:`TERMINAL`."""
+
+    @abstractmethod
+    def legal_moves(self) -> list[Move]:
+        """Every legal move of the seat to move, in a fixed order; ``[]`` when terminal."""
+
+    @abstractmethod
+    def apply(self, move: Move) -> None:
+        """Play ``move`` (or a chance outcome). Raises :class:`IllegalMoveError`."""
+
+    def sample_chance(self, rng: random.Random) -> Move:
+        """Draw the outcome of the pending chance event from the driver's RNG."""
+        raise IllegalMoveError("this game has no chance events after the setup")
+
+    def is_terminal(self) -> bool:
+        return self.current_player == TERMINAL
+
+    @abstractmethod
+    def outcome(self) -> Outcome:
+        """The result of a terminal state."""
+
+    @abstractmethod
+    def snapshot(self) -> dict[str, Any]:
+        """The complete state as a JSON value; two states are equal iff snapshots are."""
+
+    @abstractmethod
+    def render(self) -> str:
+        """A human-readable text picture of the position."""
+
+    @abstractmethod
+    def clone(self) -> State:
+        """An independent copy."""
+
+    def view(self, seat: int) -> State:
+        """What ``seat`` may know. Perfect-information games return a full copy;
+        hidden-information games override this to remove what the seat cannot see."""
+        return self.clone()
+
+    def final_hash(self) -> str:
+        """A stable hash of the state (game id + snapshot), used by records."""
+        return state_hash(self.game.id, self.snapshot())
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        return self.game.id == other.game.id and self.snapshot() == other.snapshot()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+
+def state_hash(game_id: str, snapshot: Mapping[str, Any]) -> str:
+    text = json.dumps([game_id, snapshot], sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+class Game(ABC):
+    """The description of one game's rules. Subclasses set the class attributes."""
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    description: ClassVar[str]
+    player_counts: ClassVar[tuple[int, ...]]
+    options: ClassVar[Mapping[str, Option]] = {}
+    perfect_information: ClassVar[bool] = True
+
+    def resolve_options(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Check ``given`` against :attr:`options` and fill in defaults."""
+        given = dict(given or {})
+        unknown = sorted(set(given) - set(self.options))
+        if unknown:
+            from simcli.suggest import did_you_mean
+
+            name = unknown[0]
+            known = ", ".join(sorted(self.options)) or "(none)"
+            raise GameOptionError(
+                f"game '{self.id}' has no option '{name}'{did_you_mean(name, self.options)}; "
+                f"its options are: {known}"
+            )
+        resolved = {}
+        for name, spec in self.options.items():
+            resolved[name] = spec.check(self.id, name, given.get(name, spec.default))
+        return resolved
+
+    def check_players(self, players: int) -> None:
+        if players not in self.player_counts:
+            counts = " or ".join(map(str, self.player_counts))
+            raise GameOptionError(f"game '{self.id}' is played by {counts} players, not {players}")
+
+    @abstractmethod
+    def sample_setup(
+        self, players: int, options: Mapping[str, Any], rng: random.Random
+    ) -> dict[str, Any]:
+        """Sample the random setup (a JSON object) from the driver's RNG."""
+
+    @abstractmethod
+    def new_state(
+        self, players: int, options: Mapping[str, Any], setup: Mapping[str, Any]
+    ) -> State:
+        """Build the initial state from a setup. Raises :class:`IllegalMoveError` for a
+        setup the rules cannot produce."""
+
+    def evaluate(self, state: State, seat: int) -> float:
+        """A quick heuristic value of ``state`` for ``seat`` (higher is better). Used by
+        the built-in ``greedy`` strategy; games override it."""
+        if state.is_terminal():
+            outcome = state.outcome()
+            if seat in outcome.winners:
+                return 1.0 / len(outcome.winners)
+        return 0.0
+
+    def determinize(self, view: State, rng: random.Random) -> State:
+        """A full state consistent with ``view`` (hidden parts sampled from ``rng``).
+        Perfect-information games return a copy of the view."""
+        return view.clone()

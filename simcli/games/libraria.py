@@ -1,0 +1,217 @@
+"""Libraria (Marcello Bertocchi, XV Games 2018): majorities on a 5x5 bookshelf.
+
+Notation (fixed so that logs stay comparable):
+
+* ``setup.tiles``: the 25 tile values row-major, row 0 on top; values are the books on
+  the tile (0-3) or -1 for a mouse.
+* Spots are the 36 intersections of the 6x6 grid, numbered 0..35 row-major.
+* A move is a spot number. Who places it follows from the turn order: seat 0 places one
+  counter, seat 1 then places two in a row (option ``opening: one_counter`` makes it one),
+  then the seats alternate until all 36 spots are filled.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from simcli.game import TERMINAL, Game, IllegalMoveError, Option, Outcome, State
+
+SIZE = 5  # tiles per side
+SPOTS_PER_SIDE = SIZE + 1
+SPOTS = SPOTS_PER_SIDE * SPOTS_PER_SIDE
+TILE_SET = (0,) * 5 + (1,) * 5 + (2,) * 5 + (3,) * 5 + (-1,) * 5
+EMPTY = -1
+
+#: The four corner spots of each tile, tile index row-major.
+TILE_CORNERS: tuple[tuple[int, int, int, int], ...] = tuple(
+    (
+        r * SPOTS_PER_SIDE + c,
+        r * SPOTS_PER_SIDE + c + 1,
+        (r + 1) * SPOTS_PER_SIDE + c,
+        (r + 1) * SPOTS_PER_SIDE + c + 1,
+    )
+    for r in range(SIZE)
+    for c in range(SIZE)
+)
+
+
+def seat_for_ply(ply: int, opening: str) -> int:
+    """The seat that makes placement number ``ply`` (0-based)."""
+    if opening == "two_counters":
+        if ply == 0:
+            return 0
+        if ply <= 2:
+            return 1
+        return (ply - 3) % 2
+    return ply % 2
+
+
+def tile_points(value: int, mine: int, theirs: int) -> int:
+    """Points for the holder of ``mine`` counters against ``theirs`` on a tile of ``value``.
+
+    Majority (more counters) earns the books, or -1 for a mouse; total control (only
+    your counters on the corners) adds 1 to the magnitude. No majority earns nothing.
+    """
+    if mine <= theirs:
+        return 0
+    if theirs == 0:  # total control
+        return value + 1 if value >= 0 else value - 1
+    return value
+
+
+def score_board(tiles: list[int] | tuple[int, ...], board: list[int]) -> list[int]:
+    """Points of both seats for the counters on ``board`` (empty spots count for nobody)."""
+    totals = [0, 0]
+    for value, corners in zip(tiles, TILE_CORNERS, strict=True):
+        a = b = 0
+        for spot in corners:
+            owner = board[spot]
+            if owner == 0:
+                a += 1
+            elif owner == 1:
+                b += 1
+        if a > b:
+            totals[0] += tile_points(value, a, b)
+        elif b > a:
+            totals[1] += tile_points(value, b, a)
+    return totals
+
+
+class LibrariaState(State):
+    __slots__ = ("game", "players", "options", "tiles", "board", "ply", "_opening")
+
+    def __init__(self, game: Libraria, options: Mapping[str, Any], tiles: tuple[int, ...]):
+        self.game = game
+        self.players = 2
+        self.options = options
+        self.tiles = tiles
+        self.board = [EMPTY] * SPOTS
+        self.ply = 0
+        self._opening = options["opening"]
+
+    @property
+    def current_player(self) -> int:
+        if self.ply >= SPOTS:
+            return TERMINAL
+        return seat_for_ply(self.ply, self._opening)
+
+    def legal_moves(self) -> list[int]:
+        board = self.board
+        return [spot for spot in range(SPOTS) if board[spot] == EMPTY]
+
+    def apply(self, move: Any) -> None:
+        if self.ply >= SPOTS:
+            raise IllegalMoveError("the game is over")
+        if isinstance(move, bool) or not isinstance(move, int):
+            raise IllegalMoveError(f"a Libraria move is a spot number 0..35, not {move!r}")
+        if not 0 <= move < SPOTS:
+            raise IllegalMoveError(f"spot {move} is off the board (spots are 0..35)")
+        if self.board[move] != EMPTY:
+            raise IllegalMoveError(f"spot {move} is already taken")
+        self.board[move] = seat_for_ply(self.ply, self._opening)
+        self.ply += 1
+
+    def is_terminal(self) -> bool:
+        return self.ply >= SPOTS
+
+    def scores(self) -> list[int]:
+        return score_board(self.tiles, self.board)
+
+    def outcome(self) -> Outcome:
+        if self.ply < SPOTS:
+            raise IllegalMoveError("the game is not over")
+        a, b = self.scores()
+        if a > b:
+            winners: tuple[int, ...] = (0,)
+        elif b > a:
+            winners = (1,)
+        elif self.options["tiebreak"] == "first_player":
+            winners = (0,)
+        else:
+            winners = ()
+        return Outcome(scores=(a, b), winners=winners)
+
+    def snapshot(self) -> dict[str, Any]:
+        return {"tiles": list(self.tiles), "board": list(self.board), "ply": self.ply}
+
+    def clone(self) -> LibrariaState:
+        new = LibrariaState.__new__(LibrariaState)
+        new.game = self.game
+        new.players = 2
+        new.options = self.options
+        new.tiles = self.tiles
+        new.board = self.board.copy()
+        new.ply = self.ply
+        new._opening = self._opening
+        return new
+
+    def render(self) -> str:
+        """Spots as ``X`` (seat 0), ``O`` (seat 1) or ``.``; tile values between them,
+        ``M`` for a mouse. Spot numbers are ``6 * row + column``."""
+        marks = {EMPTY: ".", 0: "X", 1: "O"}
+        lines = ["      " + "    ".join(str(c) for c in range(SPOTS_PER_SIDE))]
+        for r in range(SPOTS_PER_SIDE):
+            row = [marks[self.board[r * SPOTS_PER_SIDE + c]] for c in range(SPOTS_PER_SIDE)]
+            lines.append(f"{r * SPOTS_PER_SIDE:>3}   " + " -- ".join(row))
+            if r < SIZE:
+                cells = []
+                for c in range(SIZE):
+                    value = self.tiles[r * SIZE + c]
+                    cells.append(f"{'M' if value < 0 else value:^4}")
+                lines.append("      |" + "|".join(cells) + "|")
+        a, b = self.scores()
+        if self.ply < SPOTS:
+            turn = f"placement {self.ply + 1} of 36, seat {self.current_player} to place"
+        else:
+            turn = "game over"
+        lines.append(f"X = seat 0: {a} points   O = seat 1: {b} points   ({turn})")
+        return "\n".join(lines)
+
+
+class Libraria(Game):
+    id = "libraria"
+    title = "Libraria"
+    description = "Place counters on the corners of a 5x5 bookshelf; majorities score books."
+    player_counts = (2,)
+    options = {
+        "opening": Option(
+            default="two_counters",
+            choices=("two_counters", "one_counter"),
+            doc="seat 1's first turn places two counters (rulebook) or one",
+        ),
+        "tiebreak": Option(
+            default="none",
+            choices=("none", "first_player"),
+            doc="equal totals are a draw (rulebook) or a win for the starting player",
+        ),
+    }
+
+    def sample_setup(
+        self, players: int, options: Mapping[str, Any], rng: random.Random
+    ) -> dict[str, Any]:
+        tiles = list(TILE_SET)
+        rng.shuffle(tiles)
+        return {"tiles": tiles}
+
+    def new_state(
+        self, players: int, options: Mapping[str, Any], setup: Mapping[str, Any]
+    ) -> LibrariaState:
+        self.check_players(players)
+        tiles = setup.get("tiles") if isinstance(setup, Mapping) else None
+        if (
+            not isinstance(tiles, list)
+            or len(tiles) != SIZE * SIZE
+            or sorted(tiles) != sorted(TILE_SET)
+            or any(isinstance(t, bool) for t in tiles)
+        ):
+            raise IllegalMoveError(
+                "setup.tiles must list 25 tiles: five each of 0, 1, 2, 3 and -1 (mouse)"
+            )
+        return LibrariaState(self, options, tuple(tiles))
+
+    def evaluate(self, state: State, seat: int) -> float:
+        """Score difference for ``seat`` if the game ended with the counters now placed."""
+        a, b = score_board(state.tiles, state.board)  # type: ignore[attr-defined]
+        return float(a - b if seat == 0 else b - a)

@@ -1,0 +1,213 @@
+"""Game records: one JSON object per line in ``games.jsonl``.
+
+See ``docs/records.md`` for the format and ``simcli/schema/record.schema.json`` for the
+JSON Schema. This module writes lines, reads logs (reporting bad lines by number), and
+replays a record through the rules to verify it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from simcli.errors import RecordError, SimcliError
+
+SCHEMA_VERSION = 1
+REQUIRED_KEYS = (
+    "schema",
+    "game",
+    "options",
+    "index",
+    "seed",
+    "seats",
+    "setup",
+    "moves",
+    "scores",
+    "winners",
+    "termination",
+    "final_hash",
+)
+TERMINATIONS = ("normal", "move_limit", "forfeit", "error")
+
+
+def dumps(record: dict[str, Any]) -> str:
+    """One compact line (no trailing newline). Key order is the record's own order."""
+    return json.dumps(record, separators=(",", ":"), ensure_ascii=False)
+
+
+@dataclass
+class BadLine:
+    lineno: int
+    message: str
+
+
+def read_log(path: Path) -> Iterator[tuple[int, dict[str, Any] | BadLine]]:
+    """Yield ``(line number, record)`` for each line, or a :class:`BadLine` for a line
+    that is not a JSON object (a truncated last line is named as such). Raises
+    :class:`RecordError` when the file cannot be read or holds no JSON line at all."""
+    path = Path(path)
+    if path.is_dir():
+        path = path / "games.jsonl"
+    if not path.is_file():
+        raise RecordError(f"{path}: no such game log")
+    good = bad = 0
+    with path.open("rb") as handle:
+        data_iter = iter(handle)
+        lineno = 0
+        pending: tuple[int, bytes] | None = None
+        for raw in data_iter:
+            lineno += 1
+            if pending is not None:
+                item = _parse(*pending, last=False)
+                good, bad = (good + 1, bad) if isinstance(item, dict) else (good, bad + 1)
+                if bad and not good and bad >= 5:
+                    raise RecordError(f"{path}: not a JSON-lines game log ({item.message})")
+                yield pending[0], item
+            pending = (lineno, raw)
+        if pending is not None:
+            item = _parse(*pending, last=True)
+            good, bad = (good + 1, bad) if isinstance(item, dict) else (good, bad + 1)
+            if not good:
+                raise RecordError(f"{path}: not a JSON-lines game log ({item.message})")
+            yield pending[0], item
+        elif lineno == 0:
+            raise RecordError(f"{path}: the game log is empty")
+
+
+def _parse(lineno: int, raw: bytes, last: bool) -> dict[str, Any] | BadLine:
+    text = raw.decode("utf-8", errors="replace")
+    if not text.strip():
+        return BadLine(lineno, f"line {lineno}: empty line")
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        truncated = last and not text.endswith("\n")
+        what = "truncated last line" if truncated else f"not JSON ({exc.msg} at column {exc.colno})"
+        return BadLine(lineno, f"line {lineno}: {what}")
+    if not isinstance(value, dict):
+        return BadLine(lineno, f"line {lineno}: a JSON {type(value).__name__}, not a game record")
+    missing = [k for k in REQUIRED_KEYS if k not in value]
+    if missing:
+        return BadLine(lineno, f"line {lineno}: not a game record (missing {', '.join(missing)})")
+    if value["schema"] != SCHEMA_VERSION:
+        raise RecordError(
+            f"line {lineno}: record schema {value['schema']!r} is not supported "
+            f"(this simcli reads schema {SCHEMA_VERSION})"
+        )
+    return value
+
+
+@dataclass
+class Mismatch:
+    index: Any
+    ply: int | None
+    message: str
+
+    def __str__(self) -> str:
+        where = f"game {self.index}" + (f", ply {self.ply}" if self.ply is not None else "")
+        return f"{where}: {self.message}"
+
+
+@dataclass
+class Replay:
+    """The states of a replayed record (``states[k]`` after ``k`` entries of ``moves``)."""
+
+    record: dict[str, Any]
+    mismatches: list[Mismatch] = field(default_factory=list)
+
+
+def replay(record: dict[str, Any], on_state=None) -> list[Mismatch]:
+    """Re-apply setup and moves through the rules; check every move's legality and the
+    scores, winners, termination and final hash. ``on_state(ply, entry, state)`` is
+    called after the setup (ply 0, entry None) and after every entry."""
+    from simcli.game import CHANCE
+    from simcli.games import get_game
+
+    index = record.get("index")
+    try:
+        game = get_game(record["game"])
+    except SimcliError as exc:
+        raise RecordError(f"game {index}: {exc}") from None
+    problems: list[Mismatch] = []
+    try:
+        options = game.resolve_options(record["options"])
+        players = len(record["seats"])
+        game.check_players(players)
+        state = game.new_state(players, options, record["setup"])
+    except (SimcliError, ValueError, TypeError, KeyError) as exc:
+        return [Mismatch(index, 0, f"setup cannot be rebuilt: {exc}")]
+    if on_state:
+        on_state(0, None, state)
+    for ply, entry in enumerate(record["moves"], start=1):
+        if state.is_terminal():
+            return [*problems, Mismatch(index, ply, "move after the end of the game")]
+        seat = state.current_player
+        try:
+            if isinstance(entry, dict):
+                if seat != CHANCE or set(entry) != {"chance"}:
+                    who = "a chance event" if seat == CHANCE else f"seat {seat}"
+                    return [*problems, Mismatch(index, ply, f"expected {who}, found {entry!r}")]
+                state.apply(entry["chance"])
+            else:
+                if seat == CHANCE:
+                    return [
+                        *problems,
+                        Mismatch(index, ply, f"expected a chance event, found {entry!r}"),
+                    ]
+                if entry not in state.legal_moves():
+                    return [
+                        *problems,
+                        Mismatch(index, ply, f"move {entry!r} of seat {seat} is not legal"),
+                    ]
+                state.apply(entry)
+        except ValueError as exc:
+            return [*problems, Mismatch(index, ply, f"{entry!r} refused: {exc}")]
+        if on_state:
+            on_state(ply, entry, state)
+    termination = record["termination"]
+    if termination in ("normal", "move_limit"):
+        if not state.is_terminal():
+            problems.append(Mismatch(index, None, "the moves do not end the game"))
+        else:
+            outcome = state.outcome()
+            expected = {
+                "scores": list(outcome.scores),
+                "winners": list(outcome.winners),
+                "termination": outcome.termination,
+            }
+            for key, value in expected.items():
+                if record[key] != value:
+                    problems.append(
+                        Mismatch(
+                            index, None, f"{key}: record has {record[key]!r}, rules give {value!r}"
+                        )
+                    )
+    elif termination == "forfeit":
+        detail = record.get("detail") or {}
+        seat = detail.get("seat")
+        if state.is_terminal() or state.current_player != seat:
+            problems.append(
+                Mismatch(index, None, f"forfeit by seat {seat!r}, but it was not that seat's turn")
+            )
+        others = [s for s in range(len(record["seats"])) if s != seat]
+        if record["winners"] != others:
+            problems.append(
+                Mismatch(
+                    index,
+                    None,
+                    f"winners: record has {record['winners']!r}, a forfeit gives {others!r}",
+                )
+            )
+    elif termination != "error":
+        problems.append(Mismatch(index, None, f"unknown termination {termination!r}"))
+    actual = state.final_hash()
+    if record["final_hash"] is not None and record["final_hash"] != actual:
+        problems.append(
+            Mismatch(
+                index, None, f"final_hash: record has {record['final_hash']}, replay gives {actual}"
+            )
+        )
+    return problems

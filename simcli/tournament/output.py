@@ -1,0 +1,43 @@
+"""The run folder: refuse to overwrite without --force, write files atomically."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+from simcli.errors import OutputExistsError
+
+#: Files and folders a run writes; --force removes exactly these.
+RUN_FILES = ("games.jsonl", "run.json", "run.log", "summary.json", "report.md", "plots")
+
+
+def check_output(out: Path, force: bool) -> None:
+    """Raise :class:`OutputExistsError` unless ``out`` is absent, empty, or ``force``."""
+    if out.exists() and not out.is_dir():
+        raise OutputExistsError(f"{out}: exists and is not a folder")
+    if out.is_dir() and any(out.iterdir()) and not force:
+        raise OutputExistsError(
+            f"{out}: output folder is not empty; use --force to replace its run, "
+            f"or --out to choose another folder"
+        )
+
+
+def prepare_output(out: Path, force: bool) -> None:
+    check_output(out, force)
+    out.mkdir(parents=True, exist_ok=True)
+    if force:
+        for name in RUN_FILES:
+            target = out / name
+            if target.is_dir():
+                shutil.rmtree(target)
+            elif target.exists():
+                target.unlink()
+
+
+def write_json_atomic(path: Path, data: Any) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, indent=2, sort_keys=False) + "\n", encoding="utf-8")
+    os.replace(tmp, path)

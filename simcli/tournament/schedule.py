@@ -1,0 +1,111 @@
+"""The schedule: which strategies sit where in game ``i`` and with which seed.
+
+A pure function of the config (strategies, format, players, games, seed, variants) and the
+game index, computed in O(1) per game so that a million-game schedule is never held in
+memory and any worker can compute its own share.
+
+Games are grouped into *tables*: the set of strategies that meet (round robin: every
+combination of ``players`` strategies; gauntlet: the candidate with every combination of
+``players - 1`` opponents; self-play: one strategy in every seat; solo: one strategy alone).
+A table plays ``games`` games in *rounds* of seat rotations: in round ``r`` the lineup is
+rotated through all ``players`` seatings, and every game of the round shares one seed (same
+board, same deal), so every strategy sits in every seat equally often and seat-swapped games
+are paired. Self-play games each get their own seed (a rotation of identical strategies
+would replay the same game). Solo tables share seeds across strategies: game ``r`` of every
+strategy uses the same shuffle.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+
+from simcli.seeding import derive_seed
+
+FORMATS = ("round_robin", "gauntlet", "self_play", "solo")
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    index: int
+    seed: int
+    seats: tuple[str, ...]
+    variant: str | None = None
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """All games of a run. ``tables`` are lineups in seat order for rotation 0."""
+
+    tables: tuple[tuple[str, ...], ...]
+    games_per_table: int
+    rotations: int  # games of a round sharing one seed
+    shared_seed_across_tables: bool
+    root_seed: int
+    variants: tuple[str | None, ...] = (None,)
+
+    @property
+    def games_per_variant(self) -> int:
+        return len(self.tables) * self.games_per_table
+
+    @property
+    def total(self) -> int:
+        return self.games_per_variant * len(self.variants)
+
+    def spec(self, index: int) -> GameSpec:
+        if not 0 <= index < self.total:
+            raise IndexError(f"game index {index} outside 0..{self.total - 1}")
+        variant_no, rest = divmod(index, self.games_per_variant)
+        table_no, within = divmod(rest, self.games_per_table)
+        round_no, rotation = divmod(within, self.rotations)
+        lineup = self.tables[table_no]
+        if self.rotations > 1:
+            lineup = lineup[-rotation:] + lineup[:-rotation] if rotation else lineup
+        variant = self.variants[variant_no]
+        label = "v" if variant is None else f"v:{variant}"
+        if self.shared_seed_across_tables:
+            seed = derive_seed(self.root_seed, label, "round", round_no)
+        else:
+            seed = derive_seed(self.root_seed, label, "table", table_no, "round", round_no)
+        return GameSpec(index=index, seed=seed, seats=tuple(lineup), variant=variant)
+
+    def __iter__(self):
+        return (self.spec(i) for i in range(self.total))
+
+
+def rotations_for(fmt: str, players: int) -> int:
+    """How many games of a round share one seed (and so how ``games`` must divide)."""
+    if fmt in ("self_play", "solo"):
+        return 1
+    return players
+
+
+def build_schedule(
+    fmt: str,
+    names: list[str],
+    players: int,
+    games: int,
+    seed: int,
+    candidate: str | None = None,
+    variants: tuple[str | None, ...] = (None,),
+) -> Schedule:
+    """The schedule for a validated config (the config checks names and counts)."""
+    if fmt == "round_robin":
+        tables = tuple(combinations(names, players))
+    elif fmt == "gauntlet":
+        others = [n for n in names if n != candidate]
+        tables = tuple((candidate, *combo) for combo in combinations(others, players - 1))
+    elif fmt == "self_play":
+        tables = tuple((name,) * players for name in names)
+    elif fmt == "solo":
+        tables = tuple((name,) for name in names)
+    else:  # the config validates formats; this guards programmatic use
+        raise ValueError(f"unknown format {fmt!r}")
+    return Schedule(
+        tables=tables,
+        games_per_table=games,
+        rotations=rotations_for(fmt, players),
+        shared_seed_across_tables=fmt == "solo",
+        root_seed=seed,
+        variants=variants,
+    )

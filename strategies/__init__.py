@@ -1,0 +1,17 @@
+"""Built-in strategies and the loader for user strategy modules.
+
+``use:`` in a config accepts a built-in name (see :data:`BUILTIN`), ``package.module:Class``
+or ``path/to/file.py:Class``.
+"""
+
+from __future__ import annotations
+
+from strategies.base import Strategy
+
+#: Built-in strategies: name -> "module:Class".
+BUILTIN: dict[str, str] = {
+    "random": "strategies.random_play:RandomStrategy",
+    "greedy": "strategies.greedy:GreedyStrategy",
+}
+
+__all__ = ["BUILTIN", "Strategy"]
