@@ -24,6 +24,10 @@ class Strategy:
     description: ClassVar[str] = ""
     #: Game ids this strategy supports; ``None`` means every game.
     games: ClassVar[tuple[str, ...] | None] = None
+    #: Set to ``False`` when :meth:`choose` never changes the ``view`` it is given (it
+    #: may still clone it). In perfect-information games the runner then passes the live
+    #: state instead of a fresh copy on every move: less work, same games.
+    modifies_view: ClassVar[bool] = True
 
     game: Game
     seat: int

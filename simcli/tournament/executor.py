@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 
 from simcli.config import Config
-from simcli.tournament.worker import ChunkPlayer, GameResult, init_worker, play_chunk
+from simcli.tournament.worker import Chunk, ChunkPlayer, init_worker, play_chunk
 
 
 def chunk_ranges(total: int, size: int) -> Iterator[tuple[int, int]]:
@@ -33,7 +33,7 @@ class InProcess:
     def __init__(self, config: Config):
         self.player = ChunkPlayer(config)
 
-    def run(self, ranges: Iterator[tuple[int, int]]) -> Iterator[list[GameResult]]:
+    def run(self, ranges: Iterator[tuple[int, int]]) -> Iterator[Chunk]:
         for start, stop in ranges:
             yield self.player.play(start, stop)
 
@@ -51,7 +51,7 @@ class LocalPool:
             initargs=(config,),
         )
 
-    def run(self, ranges: Iterator[tuple[int, int]]) -> Iterator[list[GameResult]]:
+    def run(self, ranges: Iterator[tuple[int, int]]) -> Iterator[Chunk]:
         window: deque[Future] = deque()
         limit = self.workers * 4
         for start, stop in ranges:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from simcli.game import CHANCE, Game, IllegalMoveError, State
+from simcli.game import CHANCE, TERMINAL, Game, IllegalMoveError, State
 from simcli.records import SCHEMA_VERSION
 from simcli.seeding import chance_rng, seat_rng
 from strategies.base import Strategy
@@ -132,24 +132,33 @@ def _start_strategies(
 
 
 def _play_out(state: State, strategies: list[Strategy], moves: list[Any], rng) -> None:
+    # The hot loop of every tournament: methods are bound once, and every call into the
+    # rules is kept apart from calls into strategies to tell a rules bug from a forfeit.
+    choosers = [s.choose for s in strategies]
+    perfect = state.game.perfect_information
+    live_ok = [perfect and not s.modifies_view for s in strategies]
+    record_move = moves.append
+    apply = state.apply
+    legal_moves = state.legal_moves
+    view = state.view
     while True:
         try:
-            if state.is_terminal():
-                return
             seat = state.current_player
+            if seat == TERMINAL:
+                return
             if seat == CHANCE:
                 outcome = state.sample_chance(rng)
-                state.apply(outcome)
-                moves.append({"chance": outcome})
+                apply(outcome)
+                record_move({"chance": outcome})
                 continue
-            legal = state.legal_moves()
-            view = state.view(seat)
+            legal = legal_moves()
+            seen = state if live_ok[seat] else view(seat)
         except Exception as exc:
             raise GameError(f"{type(exc).__name__}: {exc}") from exc
         if not legal:
             raise GameError(f"seat {seat} to move but no legal moves")
         try:
-            move = strategies[seat].choose(view, legal.copy())
+            move = choosers[seat](seen, legal.copy())
         except Exception as exc:
             raise Forfeit(seat, "exception", f"{type(exc).__name__}: {exc}") from exc
         try:
@@ -157,12 +166,12 @@ def _play_out(state: State, strategies: list[Strategy], moves: list[Any], rng) -
         except (ValueError, TypeError):
             raise Forfeit(seat, "illegal_move", f"{_short(move)} is not a legal move") from None
         try:
-            state.apply(move)
+            apply(move)
         except IllegalMoveError as exc:  # legal_moves offered it: the rules disagree
             raise GameError(f"legal_moves offered {move!r} but apply refused it: {exc}") from exc
         except Exception as exc:
             raise GameError(f"{type(exc).__name__}: {exc}") from exc
-        moves.append(move)
+        record_move(move)
 
 
 def _short(value: Any, limit: int = 80) -> str:

@@ -86,11 +86,11 @@ def run_tournament(
             with (out / "games.jsonl").open("w", encoding="utf-8") as sink:
                 progress = _progress(total, quiet)
                 try:
-                    for results in executor.run(chunk_ranges(total, size)):
-                        sink.write("".join(r.line + "\n" for r in results))
-                        for r in results:
-                            tally.add(r.seats, r.winners, r.scores, r.termination)
-                        progress.update(len(results))
+                    for chunk in executor.run(chunk_ranges(total, size)):
+                        sink.write(chunk.lines)
+                        for outcome in chunk.outcomes:
+                            tally.add(*outcome)
+                        progress.update(len(chunk.outcomes))
                     sink.flush()
                 finally:
                     progress.close()

@@ -3,8 +3,8 @@ chunks of the schedule. Records are serialised here, so the parent only writes l
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import partial
+from typing import NamedTuple
 
 from simcli.config import Config
 from simcli.games import get_game
@@ -14,16 +14,22 @@ from simcli.tournament.schedule import Schedule
 from strategies.loader import load_strategy_class
 
 
-@dataclass
-class GameResult:
-    """What the parent needs of one game: the record line and a few fields to tally."""
+class Outcome(NamedTuple):
+    """What the parent tallies of one game."""
 
-    index: int
-    line: str
     seats: list[str]
     winners: list[int]
     scores: list[float] | None
     termination: str
+
+
+class Chunk(NamedTuple):
+    """A played range of the schedule: the record lines (joined, newline-terminated,
+    in index order) and one :class:`Outcome` per game. Cheap to send between processes."""
+
+    start: int
+    lines: str
+    outcomes: list[Outcome]
 
 
 class ChunkPlayer:
@@ -38,8 +44,9 @@ class ChunkPlayer:
             cls = load_strategy_class(spec.use, config.base_dir)
             self.factories[spec.name] = partial(cls, **spec.params)
 
-    def play(self, start: int, stop: int) -> list[GameResult]:
-        results = []
+    def play(self, start: int, stop: int) -> Chunk:
+        lines = []
+        outcomes = []
         for index in range(start, stop):
             spec = self.schedule.spec(index)
             record = play_game(
@@ -51,17 +58,12 @@ class ChunkPlayer:
                 self.factories,
                 variant=spec.variant,
             )
-            results.append(
-                GameResult(
-                    index=index,
-                    line=dumps(record),
-                    seats=record["seats"],
-                    winners=record["winners"],
-                    scores=record["scores"],
-                    termination=record["termination"],
-                )
+            lines.append(dumps(record))
+            outcomes.append(
+                Outcome(record["seats"], record["winners"], record["scores"], record["termination"])
             )
-        return results
+        lines.append("")
+        return Chunk(start, "\n".join(lines), outcomes)
 
 
 _PLAYER: ChunkPlayer | None = None
@@ -73,7 +75,7 @@ def init_worker(config: Config) -> None:
     _PLAYER = ChunkPlayer(config)
 
 
-def play_chunk(start: int, stop: int) -> list[GameResult]:
+def play_chunk(start: int, stop: int) -> Chunk:
     if _PLAYER is None:  # pragma: no cover - guarded by init_worker
         raise RuntimeError("worker not initialised")
     return _PLAYER.play(start, stop)
