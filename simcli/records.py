@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from simcli.errors import RecordError, SimcliError
 
 SCHEMA_VERSION = 1
+#: The JSON Schema of a record line (shipped with the package).
+SCHEMA_PATH = Path(__file__).parent / "schema" / "record.schema.json"
 REQUIRED_KEYS = (
     "schema",
     "game",
@@ -111,18 +113,11 @@ class Mismatch:
         return f"{where}: {self.message}"
 
 
-@dataclass
-class Replay:
-    """The states of a replayed record (``states[k]`` after ``k`` entries of ``moves``)."""
-
-    record: dict[str, Any]
-    mismatches: list[Mismatch] = field(default_factory=list)
-
-
 def replay(record: dict[str, Any], on_state=None) -> list[Mismatch]:
     """Re-apply setup and moves through the rules; check every move's legality and the
-    scores, winners, termination and final hash. ``on_state(ply, entry, state)`` is
-    called after the setup (ply 0, entry None) and after every entry."""
+    scores, winners, termination and final hash. ``on_state(ply, entry, state, seat)``
+    is called after the setup (ply 0, entry None) and after every entry (``seat`` is the
+    seat that moved, or ``CHANCE``)."""
     from simcli.game import CHANCE
     from simcli.games import get_game
 
@@ -140,7 +135,7 @@ def replay(record: dict[str, Any], on_state=None) -> list[Mismatch]:
     except (SimcliError, ValueError, TypeError, KeyError) as exc:
         return [Mismatch(index, 0, f"setup cannot be rebuilt: {exc}")]
     if on_state:
-        on_state(0, None, state)
+        on_state(0, None, state, None)
     for ply, entry in enumerate(record["moves"], start=1):
         if state.is_terminal():
             return [*problems, Mismatch(index, ply, "move after the end of the game")]
@@ -166,7 +161,7 @@ def replay(record: dict[str, Any], on_state=None) -> list[Mismatch]:
         except ValueError as exc:
             return [*problems, Mismatch(index, ply, f"{entry!r} refused: {exc}")]
         if on_state:
-            on_state(ply, entry, state)
+            on_state(ply, entry, state, seat)
     termination = record["termination"]
     if termination in ("normal", "move_limit"):
         if not state.is_terminal():

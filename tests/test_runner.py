@@ -179,3 +179,30 @@ def test_list_command() -> None:
     assert result.exit_code == 0
     assert "libraria" in result.output and "opening = two_counters" in result.output
     assert "greedy" in result.output and "random" in result.output
+
+
+def test_records_match_the_json_schema(tmp_path) -> None:
+    import jsonschema
+
+    from simcli.records import SCHEMA_PATH
+
+    schema = json.loads(SCHEMA_PATH.read_text())
+    (tmp_path / "bad.py").write_text(BAD_STRATEGIES)
+    text = CONFIG.replace("{name: noisy, use: greedy, params: {epsilon: 0.5}}",
+                          "{name: cheater, use: bad.py:Cheater}")
+    out = tmp_path / "out"
+    assert run(tmp_path, text, "--workers", "0", "--out", str(out)).exit_code == 0
+    lines = (out / "games.jsonl").read_text().splitlines()
+    terminations = set()
+    for line in lines:
+        record = json.loads(line)
+        jsonschema.validate(record, schema)
+        terminations.add(record["termination"])
+    assert terminations == {"normal", "forfeit"}
+    broken = json.loads(lines[0]) | {"termination": "forfeit"}
+    try:
+        jsonschema.validate(broken, schema)
+    except jsonschema.ValidationError:
+        pass
+    else:
+        raise AssertionError("a forfeit without detail must not validate")

@@ -59,3 +59,22 @@ def test_greedy_prefers_the_better_spot() -> None:
         g.start_game(game, 0, random.Random(seed))
         picks.add(g.choose(state.view(0), state.legal_moves()))
     assert picks == {15, 22}  # both best spots, chosen by the seeded tie-break
+
+
+def test_documented_example_strategy_plays() -> None:
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    cls = load_strategy_class(f"{root}/examples/corner_first.py:CornerFirst")
+    game = get_game("libraria")
+    options = game.resolve_options({})
+    record = play_game(
+        game,
+        options,
+        0,
+        3,
+        ["corner", "random"],
+        {"corner": lambda: cls(weight=10), "random": RandomStrategy},
+    )
+    assert record["termination"] == "normal"
+    assert record["moves"][0] in (0, 5, 30, 35)  # weight 10: touching 1 tile beats any score gain

@@ -73,25 +73,29 @@ def _summary_line(record: dict) -> str:
     else:
         result = "won by " + ", ".join(f"seat {w} ({record['seats'][w]})" for w in winners)
     scores = record["scores"]
-    score_text = "" if scores is None else " scores " + "-".join(f"{s:g}" for s in scores)
+    score_text = "" if scores is None else " (scores " + ", ".join(f"{s:g}" for s in scores) + ")"
     extra = "" if record["termination"] in ("normal",) else f" [{record['termination']}]"
     return f"game {record['index']}: {seats}: {result}{score_text}{extra}"
 
 
 def _show(record: dict) -> None:
+    import json
+
     from simcli.records import replay as replay_record
 
     click.echo(
         f"=== game {record['index']}: {' vs '.join(record['seats'])} (seed {record['seed']})"
     )
 
-    def on_state(ply, entry, state):
+    def on_state(ply, entry, state, seat):
         if ply == 0:
             click.echo("setup:")
         elif isinstance(entry, dict):
-            click.echo(f"\nply {ply}: chance {entry['chance']!r}")
+            click.echo(f"\nply {ply}: chance {json.dumps(entry['chance'])}")
         else:
-            click.echo(f"\nply {ply}: {entry!r}")
+            click.echo(
+                f"\nply {ply}: seat {seat} ({record['seats'][seat]}) plays {json.dumps(entry)}"
+            )
         click.echo(state.render())
 
     problems = replay_record(record, on_state=on_state)

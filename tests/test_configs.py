@@ -1,0 +1,24 @@
+"""Every shipped config is valid, and the quickstart stays small enough to run first."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from simcli.config import load_config
+
+CONFIGS = sorted((Path(__file__).resolve().parent.parent / "configs").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", CONFIGS, ids=[p.name for p in CONFIGS])
+def test_shipped_config_is_valid(path: Path) -> None:
+    config = load_config(path)
+    assert config.schedule().total > 0
+
+
+def test_quickstart_is_a_libraria_round_robin_of_random_and_greedy() -> None:
+    config = load_config(CONFIGS[0].parent / "quickstart.yaml")
+    assert config.game == "libraria" and config.format == "round_robin"
+    assert {s.use for s in config.strategies} == {"random", "greedy"}
+    assert config.schedule().total <= 5000
