@@ -30,7 +30,13 @@ TOP_KEYS = (
     "workers",
     "output",
     "variants",
+    "move_time_limit",
+    "executor",
+    "scheduler",
 )
+EXECUTORS = ("local", "dask")
+#: Keys that change how a run is executed but never its records (free to differ on resume).
+EXECUTION_KEYS = ("workers", "output", "executor", "scheduler")
 STRATEGY_KEYS = ("name", "use", "params")
 FORMAT_KEYS = ("type", "candidate")
 VARIANT_KEYS = ("name", "options")
@@ -65,6 +71,9 @@ class Config:
     workers: int
     output: str
     variants: tuple[Variant, ...] = ()
+    move_time_limit: float | None = None
+    executor: str = "local"
+    scheduler: str | None = None
     source: str | None = None
 
     @property
@@ -88,6 +97,12 @@ class Config:
             if v.name == variant:
                 return v.options
         return self.options
+
+    def differences(self, other: dict[str, Any]) -> list[str]:
+        """Keys (besides execution keys) whose values differ from a stored config dict."""
+        mine = self.to_dict()
+        keys = [k for k in mine if k not in EXECUTION_KEYS]
+        return [k for k in keys if mine.get(k) != other.get(k)]
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -270,6 +285,25 @@ def _build(doc: _Doc, raw: dict[str, Any]) -> Config:
     seed = _int(doc, ("seed",), raw.get("seed", 1), 0)
     workers = _int(doc, ("workers",), raw.get("workers", os.cpu_count() or 1), 0)
     output = _str(doc, ("output",), raw.get("output", str(Path("results") / name)))
+    limit = raw.get("move_time_limit")
+    if limit is not None and (
+        isinstance(limit, bool) or not isinstance(limit, int | float) or limit <= 0
+    ):
+        raise doc.error(("move_time_limit",), f"expected seconds > 0; got {_kind(limit)}")
+    executor = raw.get("executor", "local")
+    if executor not in EXECUTORS:
+        raise doc.error(
+            ("executor",),
+            f"unknown executor {executor!r}{did_you_mean(str(executor), EXECUTORS)}; "
+            f"executors: {', '.join(EXECUTORS)}",
+        )
+    scheduler = raw.get("scheduler")
+    if scheduler is not None:
+        scheduler = _str(doc, ("scheduler",), scheduler)
+    if executor == "dask" and scheduler is None:
+        raise doc.error(
+            ("executor",), "the dask executor needs 'scheduler: HOST:PORT' (or --scheduler)"
+        )
     return Config(
         name=name,
         game=game_id,
@@ -283,6 +317,9 @@ def _build(doc: _Doc, raw: dict[str, Any]) -> Config:
         workers=workers,
         output=output,
         variants=variants,
+        move_time_limit=float(limit) if limit is not None else None,
+        executor=executor,
+        scheduler=scheduler,
         source=str(doc.path),
     )
 

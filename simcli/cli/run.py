@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import click
@@ -13,37 +14,113 @@ from simcli.cli.options import config_overrides, verbosity
 @click.argument("config_path", metavar="CONFIG", type=click.Path(dir_okay=False))
 @config_overrides
 @click.option("--force", is_flag=True, help="Replace the run in a non-empty output folder.")
+@click.option(
+    "--resume",
+    is_flag=True,
+    help="Continue an interrupted run in the output folder: play only the missing games.",
+)
+@click.option(
+    "--move-time-limit",
+    type=click.FloatRange(min=0, min_open=True),
+    metavar="SECONDS",
+    help="Seconds per move; a strategy that takes longer forfeits (timeout).",
+)
+@click.option(
+    "--executor",
+    type=click.Choice(["local", "dask"]),
+    help="Where games are played (default: config 'executor', else local).",
+)
+@click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    help="Dask scheduler address for --executor dask, e.g. tcp://10.0.0.5:8786.",
+)
 @verbosity
-def run(config_path, out, workers, seed, games, force, quiet, verbose) -> None:
+def run(
+    config_path,
+    out,
+    workers,
+    seed,
+    games,
+    force,
+    resume,
+    move_time_limit,
+    executor,
+    scheduler,
+    quiet,
+    verbose,
+) -> None:
     """Play the tournament described by CONFIG (a YAML file).
 
     Writes OUT/games.jsonl (one replayable record per game), OUT/run.json and OUT/run.log,
-    then prints a summary. Exit code 0 when done, 1 if any game ended in an error of the
-    rules module, 2 for bad input.
+    then prints a summary. Exit codes: 0 done; 1 a game ended in an error of a rules
+    module or a lost worker; 2 bad input; 130 interrupted (resume with --resume).
     """
     from simcli.config import load_config
+    from simcli.errors import SimcliError
     from simcli.tournament.output import check_output
     from simcli.tournament.runner import run_tournament
 
-    config = load_config(config_path, {"seed": seed, "games": games, "workers": workers})
+    if resume and force:
+        raise click.UsageError("--resume continues a run, --force replaces it: choose one")
+    config = load_config(
+        config_path,
+        {
+            "seed": seed,
+            "games": games,
+            "workers": workers,
+            "move_time_limit": move_time_limit,
+            "executor": executor,
+            "scheduler": scheduler,
+        },
+    )
     target = Path(out) if out else Path(config.output)
-    check_output(target, force)  # before anything is written
+    if not resume:
+        check_output(target, force)  # before anything is written
     total = config.schedule().total
     if not quiet:
+        where = (
+            f"{config.workers} workers"
+            if config.executor == "local"
+            else f"dask at {config.scheduler}"
+        )
         click.echo(
             f"{config.name}: {total} games of {config.game} ({config.format}, "
-            f"{len(config.strategies)} strategies, {config.workers} workers) -> {target}",
+            f"{len(config.strategies)} strategies, {where}) -> {target}",
             err=True,
         )
-    result = run_tournament(config, target, force=force, quiet=quiet, verbose=verbose)
+    try:
+        result = run_tournament(
+            config, target, force=force, resume=resume, quiet=quiet, verbose=verbose
+        )
+    except OSError as exc:
+        raise SimcliError(f"{target}: {exc.strerror or exc}") from None
+    if result.resumed_from and not quiet:
+        click.echo(f"resumed after {result.resumed_from} games already played", err=True)
     if not quiet:
         click.echo(result.tally.table(config.players, [s.name for s in config.strategies]))
-        rate = result.tally.games / result.seconds if result.seconds else 0.0
+        played = result.tally.games - result.resumed_from
+        rate = played / result.seconds if result.seconds else 0.0
         click.echo(f"{result.seconds:.1f} s, {rate:.0f} games/s; log: {target / 'games.jsonl'}")
+    if result.affected:
+        click.echo(
+            f"{len(result.affected)} game(s) affected by failing workers "
+            f"(details in {target / 'run.log'}):",
+            err=True,
+        )
+        for index, what in result.affected[:10]:
+            click.echo(f"  game {index}: {what}", err=True)
+    if result.status == "interrupted":
+        command = ["simcli", "run", config_path, "--resume", "--out", str(target)]
+        click.echo(
+            f"interrupted after {result.tally.games} of {total} games; to continue:\n"
+            f"  {shlex.join(command)}",
+            err=True,
+        )
+        raise SystemExit(130)
     if result.errors:
         click.echo(
-            f"{result.errors} game(s) ended in an error of the rules module; "
-            f"tracebacks in {target / 'run.log'}",
+            f"{result.errors} game(s) ended in an error; tracebacks in {target / 'run.log'}",
             err=True,
         )
         raise SystemExit(1)

@@ -1,71 +1,60 @@
-"""The executor seam: how chunks of the schedule get played.
+"""The executor seam: how ranges of the schedule get played.
 
-Both executors take ``(start, stop)`` index ranges and yield their results **in schedule
-order**, whatever order the workers finish in, so the log is identical for any worker
-count. ``InProcess`` plays in the calling process (``--workers 0``; handy for debugging);
-``LocalPool`` uses a ``concurrent.futures.ProcessPoolExecutor`` with the fork start
-method (required by multiprocessing-logging), keeping a bounded window of chunks in
-flight so memory does not grow with the number of games.
+Every executor has ``run(ranges) -> Iterator[Chunk]`` (chunks may arrive in any order;
+the runner writes them in schedule order), ``stop()`` (dispatch nothing more, let
+in-flight work finish) and ``close()``. ``affected`` lists games that needed a retry or
+were lost to a dying worker.
+
+* ``InProcess`` — ``--workers 0``: plays in the calling process (debugging, profiling).
+* ``LocalPool`` (``pool.py``) — forked worker processes; the default.
+* ``DaskExecutor`` (``dask_executor.py``) — a Dask distributed cluster.
 """
 
 from __future__ import annotations
 
-import multiprocessing
-from collections import deque
 from collections.abc import Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
 
 from simcli.config import Config
-from simcli.tournament.worker import Chunk, ChunkPlayer, init_worker, play_chunk
+from simcli.tournament.worker import Chunk, ChunkPlayer
 
 
-def chunk_ranges(total: int, size: int) -> Iterator[tuple[int, int]]:
-    for start in range(0, total, size):
-        yield start, min(start + size, total)
+def chunk_ranges(start: int, total: int, size: int) -> Iterator[tuple[int, int]]:
+    for first in range(start, total, size):
+        yield first, min(first + size, total)
 
 
 def default_chunk_size(total: int, workers: int) -> int:
-    """About 16 chunks per worker, between 1 and 200 games each."""
-    return max(1, min(200, total // (max(workers, 1) * 16) or 1))
+    """About 16 ranges per worker, between 1 and 100 games each."""
+    return max(1, min(100, total // (max(workers, 1) * 16) or 1))
 
 
 class InProcess:
     def __init__(self, config: Config):
         self.player = ChunkPlayer(config)
+        self.stopping = False
+        self.affected: list[tuple[int, str]] = []
+
+    def stop(self) -> None:
+        self.stopping = True
 
     def run(self, ranges: Iterator[tuple[int, int]]) -> Iterator[Chunk]:
         for start, stop in ranges:
-            yield self.player.play(start, stop)
+            for index in range(start, stop):
+                if self.stopping:
+                    return
+                yield self.player.play(index, index + 1)
 
     def close(self) -> None:
         pass
 
 
-class LocalPool:
-    def __init__(self, config: Config, workers: int):
-        self.workers = workers
-        self.pool = ProcessPoolExecutor(
-            max_workers=workers,
-            mp_context=multiprocessing.get_context("fork"),
-            initializer=init_worker,
-            initargs=(config,),
-        )
+def make_executor(config: Config, workers: int):
+    if config.executor == "dask":
+        from simcli.tournament.dask_executor import DaskExecutor
 
-    def run(self, ranges: Iterator[tuple[int, int]]) -> Iterator[Chunk]:
-        window: deque[Future] = deque()
-        limit = self.workers * 4
-        for start, stop in ranges:
-            window.append(self.pool.submit(play_chunk, start, stop))
-            if len(window) >= limit:
-                yield window.popleft().result()
-        while window:
-            yield window.popleft().result()
-
-    def close(self) -> None:
-        self.pool.shutdown(wait=True, cancel_futures=True)
-
-
-def make_executor(config: Config, workers: int) -> InProcess | LocalPool:
+        return DaskExecutor(config)
     if workers == 0:
         return InProcess(config)
+    from simcli.tournament.pool import LocalPool
+
     return LocalPool(config, workers)

@@ -16,6 +16,7 @@ from typing import Any
 from simcli.game import CHANCE, TERMINAL, Game, IllegalMoveError, State
 from simcli.records import SCHEMA_VERSION
 from simcli.seeding import chance_rng, seat_rng
+from simcli.tournament.clock import MoveTimeout, NoClock
 from strategies.base import Strategy
 
 log = logging.getLogger("simcli.play")
@@ -42,8 +43,10 @@ def play_game(
     seats: Sequence[str],
     factories: Mapping[str, StrategyFactory],
     variant: str | None = None,
+    clock: Any = None,
 ) -> dict[str, Any]:
-    """Play game ``index`` and return its record (a dict in the documented key order)."""
+    """Play game ``index`` and return its record (a dict in the documented key order).
+    ``clock`` (see ``clock.py``) enforces a per-move time limit."""
     players = len(seats)
     rng = chance_rng(seed)
     moves: list[Any] = []
@@ -64,7 +67,7 @@ def play_game(
         except Exception as exc:
             raise GameError(f"setup failed: {type(exc).__name__}: {exc}") from exc
         strategies = _start_strategies(game, seed, seats, factories)
-        _play_out(state, strategies, moves, rng)
+        _play_out(state, strategies, moves, rng, clock or NoClock())
         try:
             outcome = state.outcome()
         except Exception as exc:
@@ -131,7 +134,7 @@ def _start_strategies(
     return strategies
 
 
-def _play_out(state: State, strategies: list[Strategy], moves: list[Any], rng) -> None:
+def _play_out(state: State, strategies: list[Strategy], moves: list[Any], rng, clock: Any) -> None:
     # The hot loop of every tournament: methods are bound once, and every call into the
     # rules is kept apart from calls into strategies to tell a rules bug from a forfeit.
     choosers = [s.choose for s in strategies]
@@ -141,6 +144,7 @@ def _play_out(state: State, strategies: list[Strategy], moves: list[Any], rng) -
     apply = state.apply
     legal_moves = state.legal_moves
     view = state.view
+    timed = clock.move
     while True:
         try:
             seat = state.current_player
@@ -158,7 +162,10 @@ def _play_out(state: State, strategies: list[Strategy], moves: list[Any], rng) -
         if not legal:
             raise GameError(f"seat {seat} to move but no legal moves")
         try:
-            move = choosers[seat](seen, legal.copy())
+            with timed():
+                move = choosers[seat](seen, legal.copy())
+        except MoveTimeout:
+            raise Forfeit(seat, "timeout", "move time limit exceeded") from None
         except Exception as exc:
             raise Forfeit(seat, "exception", f"{type(exc).__name__}: {exc}") from exc
         try:

@@ -1,27 +1,41 @@
 """Run a tournament: schedule -> executor -> ``games.jsonl`` + ``run.json`` + ``run.log``.
 
-The parent only streams: it writes each chunk's lines in schedule order, updates the
-progress bar and a running tally, and never holds the records of the run.
+The parent only streams: it writes played games in schedule order (holding back the few
+that finish early), updates the progress bar and a running tally, and never holds the
+records of the run. Because the log is always written in index order, an interrupted run
+leaves a prefix of the schedule, and ``--resume`` continues right after it: the resumed
+log is byte for byte the log of an uninterrupted run.
+
+Ctrl-C or SIGTERM stop dispatching and let the games in flight finish (a second one stops
+at once); ``run.json`` then says ``interrupted`` and the resume command is printed.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import platform
+import signal
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from simcli import __version__
 from simcli.config import Config
+from simcli.errors import SimcliError
 from simcli.tournament.executor import chunk_ranges, default_chunk_size, make_executor
 from simcli.tournament.output import prepare_output, write_json_atomic
 from simcli.tournament.tally import Tally
+from simcli.tournament.worker import Chunk
 
 log = logging.getLogger("simcli.runner")
+
+
+class ResumeError(SimcliError):
+    """A run folder that cannot be resumed with this config."""
 
 
 @dataclass
@@ -30,6 +44,9 @@ class RunResult:
     tally: Tally
     seconds: float
     total: int
+    status: str = "complete"
+    resumed_from: int = 0
+    affected: list[tuple[int, str]] = field(default_factory=list)
 
     @property
     def errors(self) -> int:
@@ -40,87 +57,209 @@ def versions() -> dict[str, str]:
     return {"simcli": __version__, "python": platform.python_version()}
 
 
+class _Stopper:
+    """SIGINT/SIGTERM: the first asks the executor to stop dispatching, the second
+    aborts. Handlers are restored on exit."""
+
+    def __init__(self) -> None:
+        self.executor = None
+        self.requested = 0
+        self._saved: dict[int, Any] = {}
+
+    def __enter__(self) -> _Stopper:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            self._saved[sig] = signal.signal(sig, self._handle)
+        return self
+
+    def _handle(self, signum, frame) -> None:
+        self.requested += 1
+        if self.requested == 1:
+            print(
+                "\nstopping: finishing the games in flight (press Ctrl-C again to stop now)",
+                file=sys.stderr,
+            )
+            if self.executor is not None:
+                self.executor.stop()
+        else:
+            raise KeyboardInterrupt
+
+    def __exit__(self, *exc) -> None:
+        for sig, handler in self._saved.items():
+            signal.signal(sig, handler)
+
+
 def run_tournament(
     config: Config,
     out: Path,
     *,
     force: bool = False,
+    resume: bool = False,
     quiet: bool = False,
     verbose: bool = False,
     chunk_size: int | None = None,
 ) -> RunResult:
-    """Play every game of ``config`` into ``out``. The folder must be new or empty
-    (or ``force``); check it before calling to fail before anything is written."""
+    """Play every game of ``config`` (or, with ``resume``, every game missing from
+    ``out``) into ``out``."""
     from simcli.logsetup import open_run_log
 
-    schedule = config.schedule()
-    total = schedule.total
+    total = config.schedule().total
     workers = config.workers
-    prepare_output(out, force)
-    run_info: dict[str, Any] = {
-        "status": "running",
-        "config": config.to_dict(),
-        "source": config.source,
-        "games": total,
-        "versions": versions(),
-        "started": datetime.now(UTC).isoformat(timespec="seconds"),
-    }
-    write_json_atomic(out / "run.json", run_info)
-    run_log = open_run_log(out / "run.log", verbose=verbose, use_mp=workers > 0)
     tally = Tally()
+    if resume:
+        start, run_info = prepare_resume(config, out, tally)
+    else:
+        prepare_output(out, force)
+        start = 0
+        run_info = {
+            "status": "running",
+            "config": config.to_dict(),
+            "source": config.source,
+            "games": total,
+            "versions": versions(),
+            "started": datetime.now(UTC).isoformat(timespec="seconds"),
+        }
+    run_info["status"] = "running"
+    write_json_atomic(out / "run.json", run_info)
+    run_log = open_run_log(
+        out / "run.log", verbose=verbose, use_mp=workers > 0 and config.executor == "local"
+    )
     started = time.perf_counter()
     status = "failed"
+    executor = None
+    size = chunk_size or default_chunk_size(total - start, workers)
     try:
         log.info(
-            "run '%s': %d games of %s, format %s, %d worker(s), seed %d",
+            "run '%s': %d games of %s, format %s, %d worker(s), seed %d%s",
             config.name,
-            total,
+            total - start,
             config.game,
             config.format,
             workers,
             config.seed,
+            f", resuming at game {start}" if start else "",
         )
-        size = chunk_size or default_chunk_size(total, workers)
-        executor = make_executor(config, workers)
-        try:
-            with (out / "games.jsonl").open("w", encoding="utf-8") as sink:
-                progress = _progress(total, quiet)
-                try:
-                    for chunk in executor.run(chunk_ranges(total, size)):
-                        sink.write(chunk.lines)
-                        for outcome in chunk.outcomes:
+        with _Stopper() as stopper, (out / "games.jsonl").open("a", encoding="utf-8") as sink:
+            executor = make_executor(config, workers)
+            stopper.executor = executor
+            progress = _progress(total, start, quiet)
+            next_index = start
+            held: dict[int, Chunk] = {}
+            try:
+                for chunk in executor.run(chunk_ranges(start, total, size)):
+                    held[chunk.start] = chunk
+                    while next_index in held:
+                        ready = held.pop(next_index)
+                        sink.write(ready.lines)
+                        for outcome in ready.outcomes:
                             tally.add(*outcome)
-                        progress.update(len(chunk.outcomes))
+                        next_index = ready.stop
+                        progress.update(len(ready.outcomes))
                     sink.flush()
-                finally:
-                    progress.close()
-        finally:
-            executor.close()
-        status = "complete"
+            except KeyboardInterrupt:
+                log.warning("stopped at once by a second interrupt")
+            finally:
+                progress.close()
+                executor.close()
+            status = "complete" if next_index >= total else "interrupted"
     finally:
         seconds = time.perf_counter() - started
-        log.info("run %s: %d games in %.2f s", status, tally.games, seconds)
+        played = tally.games
+        log.info("run %s: %d games in %.2f s", status, played, seconds)
+        affected = list(getattr(executor, "affected", []))
         run_info.update(
             status=status,
             finished=datetime.now(UTC).isoformat(timespec="seconds"),
             timings={
                 "seconds": round(seconds, 3),
-                "games_per_second": round(tally.games / seconds, 1) if seconds else None,
+                "games_per_second": round((played - start) / seconds, 1) if seconds else None,
                 "workers": workers,
-                "chunk_size": size if "size" in locals() else None,
+                "executor": config.executor,
+                "chunk_size": size,
             },
-            results={"played": tally.games, "terminations": dict(tally.terminations)},
+            results={
+                "played": played,
+                "terminations": dict(tally.terminations),
+                "affected_games": [{"index": i, "what": w} for i, w in affected],
+            },
         )
+        if start:
+            run_info.setdefault("resumed", []).append({"at": start})
         write_json_atomic(out / "run.json", run_info)
         run_log.close()
-    return RunResult(out=out, tally=tally, seconds=seconds, total=total)
+    return RunResult(
+        out=out,
+        tally=tally,
+        seconds=seconds,
+        total=total,
+        status=status,
+        resumed_from=start,
+        affected=affected,
+    )
 
 
-def _progress(total: int, quiet: bool):
+def prepare_resume(config: Config, out: Path, tally: Tally) -> tuple[int, dict[str, Any]]:
+    """Check that ``out`` holds an earlier run of this config; drop a truncated last
+    line; tally the games already played. Returns the first missing index and the old
+    run.json contents."""
+    info_path, log_path = out / "run.json", out / "games.jsonl"
+    if not info_path.is_file() or not log_path.is_file():
+        raise ResumeError(
+            f"{out}: nothing to resume (no run.json and games.jsonl); run without --resume"
+        )
+    try:
+        info = json.loads(info_path.read_text())
+        stored = info["config"]
+    except (ValueError, KeyError, TypeError):
+        raise ResumeError(f"{info_path}: not a simcli run.json") from None
+    changed = config.differences(stored)
+    if changed:
+        parts = [
+            f"{k}: {json.dumps(stored.get(k))} -> {json.dumps(config.to_dict()[k])}"
+            for k in changed
+        ]
+        raise ResumeError(
+            f"{out}: the config changed since this run started ({'; '.join(parts)}); "
+            f"resume with the same config, or start a new run with --force"
+        )
+    total = config.schedule().total
+    good_bytes = 0
+    index = 0
+    with log_path.open("rb") as handle:
+        for raw in handle:
+            if not raw.endswith(b"\n"):
+                break
+            try:
+                record = json.loads(raw)
+            except ValueError:
+                break
+            if not isinstance(record, dict) or record.get("index") != index:
+                raise ResumeError(
+                    f"{log_path}: line {index + 1} is not game {index}; the log is not a "
+                    f"prefix of this run's schedule and cannot be resumed"
+                )
+            tally.add(record["seats"], record["winners"], record["scores"], record["termination"])
+            good_bytes += len(raw)
+            index += 1
+    size = log_path.stat().st_size
+    if size > good_bytes:
+        print(
+            f"{log_path}: dropping an incomplete last line ({size - good_bytes} bytes) "
+            f"after game {index - 1}",
+            file=sys.stderr,
+        )
+        with log_path.open("r+b") as handle:
+            handle.truncate(good_bytes)
+    if index > total:
+        raise ResumeError(f"{log_path}: holds {index} games, more than the {total} scheduled")
+    return index, info
+
+
+def _progress(total: int, start: int, quiet: bool):
     from tqdm import tqdm
 
     return tqdm(
         total=total,
+        initial=start,
         unit="game",
         disable=quiet,
         file=sys.stderr,

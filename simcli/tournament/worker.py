@@ -1,14 +1,18 @@
-"""What runs inside a worker: build the game and strategy factories once, then play
-chunks of the schedule. Records are serialised here, so the parent only writes lines."""
+"""What runs where games are played: build the game and strategy factories once, then play
+ranges of the schedule. Records are serialised here, so the parent only writes lines."""
 
 from __future__ import annotations
 
+import traceback
+from collections.abc import Iterator
 from functools import partial
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from simcli.config import Config
 from simcli.games import get_game
-from simcli.records import dumps
+from simcli.records import SCHEMA_VERSION, dumps
+from simcli.seeding import chance_rng
+from simcli.tournament.clock import make_clock
 from simcli.tournament.play import StrategyFactory, play_game
 from simcli.tournament.schedule import Schedule
 from strategies.loader import load_strategy_class
@@ -24,18 +28,22 @@ class Outcome(NamedTuple):
 
 
 class Chunk(NamedTuple):
-    """A played range of the schedule: the record lines (joined, newline-terminated,
-    in index order) and one :class:`Outcome` per game. Cheap to send between processes."""
+    """Played games ``start .. start + len(outcomes) - 1`` of the schedule: the record
+    lines (joined, newline-terminated, in index order) and one :class:`Outcome` each."""
 
     start: int
     lines: str
     outcomes: list[Outcome]
 
+    @property
+    def stop(self) -> int:
+        return self.start + len(self.outcomes)
+
 
 class ChunkPlayer:
     """Plays index ranges of one config's schedule."""
 
-    def __init__(self, config: Config):
+    def __init__(self, config: Config, status: Any = None):
         self.config = config
         self.schedule: Schedule = config.schedule()
         self.game = get_game(config.game)
@@ -43,39 +51,100 @@ class ChunkPlayer:
         for spec in config.strategies:
             cls = load_strategy_class(spec.use, config.base_dir)
             self.factories[spec.name] = partial(cls, **spec.params)
+        clock = make_clock(config.move_time_limit)
+        self.clock = clock if status is None else _TrackedClock(clock, status)
+        self.status = status
+
+    def play_one(self, index: int) -> tuple[str, Outcome]:
+        spec = self.schedule.spec(index)
+        if self.status is not None:
+            self.status[0] = index
+        record = play_game(
+            self.game,
+            self.config.options_for(spec.variant),
+            index,
+            spec.seed,
+            spec.seats,
+            self.factories,
+            variant=spec.variant,
+            clock=self.clock,
+        )
+        outcome = Outcome(
+            record["seats"], record["winners"], record["scores"], record["termination"]
+        )
+        return dumps(record), outcome
+
+    def iter_play(self, start: int, stop: int) -> Iterator[tuple[str, Outcome]]:
+        for index in range(start, stop):
+            yield self.play_one(index)
 
     def play(self, start: int, stop: int) -> Chunk:
-        lines = []
-        outcomes = []
-        for index in range(start, stop):
-            spec = self.schedule.spec(index)
-            record = play_game(
-                self.game,
-                self.config.options_for(spec.variant),
-                index,
-                spec.seed,
-                spec.seats,
-                self.factories,
-                variant=spec.variant,
-            )
-            lines.append(dumps(record))
-            outcomes.append(
-                Outcome(record["seats"], record["winners"], record["scores"], record["termination"])
-            )
-        lines.append("")
-        return Chunk(start, "\n".join(lines), outcomes)
+        lines, outcomes = [], []
+        for line, outcome in self.iter_play(start, stop):
+            lines.append(line)
+            outcomes.append(outcome)
+        return pack(start, lines, outcomes)
 
 
-_PLAYER: ChunkPlayer | None = None
+def pack(start: int, lines: list[str], outcomes: list[Outcome]) -> Chunk:
+    return Chunk(start, "".join(line + "\n" for line in lines), outcomes)
 
 
-def init_worker(config: Config) -> None:
-    """Process-pool initializer: one ChunkPlayer per worker process."""
-    global _PLAYER
-    _PLAYER = ChunkPlayer(config)
+class _TrackedClock:
+    """Wraps a clock and publishes when the current move started (shared memory read
+    by the parent to stop a worker whose strategy never returns)."""
+
+    def __init__(self, inner: Any, status: Any):
+        self.inner = inner
+        self.status = status
+
+    def move(self):
+        return _TrackedMove(self)
 
 
-def play_chunk(start: int, stop: int) -> Chunk:
-    if _PLAYER is None:  # pragma: no cover - guarded by init_worker
-        raise RuntimeError("worker not initialised")
-    return _PLAYER.play(start, stop)
+class _TrackedMove:
+    __slots__ = ("clock", "inner")
+
+    def __init__(self, clock: _TrackedClock):
+        self.clock = clock
+        self.inner = clock.inner.move()
+
+    def __enter__(self) -> None:
+        import time
+
+        self.clock.status[1] = time.monotonic()
+        self.inner.__enter__()
+
+    def __exit__(self, *exc) -> None:
+        self.clock.status[1] = 0.0
+        self.inner.__exit__(*exc)
+
+
+def lost_game_record(config: Config, index: int, kind: str, message: str) -> tuple[str, Outcome]:
+    """The record of a game that could not be played (its worker died twice): setup
+    sampled as usual, no moves, termination ``error``."""
+    schedule = config.schedule()
+    spec = schedule.spec(index)
+    game = get_game(config.game)
+    options = config.options_for(spec.variant)
+    try:
+        setup = game.sample_setup(len(spec.seats), options, chance_rng(spec.seed))
+    except Exception:  # a game whose setup fails is reported by that message already
+        setup = None
+        message += "\n" + traceback.format_exc(limit=1)
+    record: dict[str, Any] = {"schema": SCHEMA_VERSION, "game": game.id, "options": options}
+    if spec.variant is not None:
+        record["variant"] = spec.variant
+    record.update(
+        index=index,
+        seed=spec.seed,
+        seats=list(spec.seats),
+        setup=setup,
+        moves=[],
+        scores=None,
+        winners=[],
+        termination="error",
+        final_hash=None,
+        detail={"kind": kind, "message": message},
+    )
+    return dumps(record), Outcome(list(spec.seats), [], None, "error")

@@ -1,0 +1,107 @@
+"""``simcli report``: statistics and plots from a run's game records.
+
+Registered by the CLI group with ``cli.add_command(report)``. Nothing heavy is imported
+at module level, so ``simcli --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import click
+
+# Literal copies (checked by a test) so that building the command needs no scipy import.
+FORMATS = ("text", "markdown", "json", "csv")
+CI_METHODS = ("wilson", "wilsoncc", "exact")
+CORRECTIONS = ("bh", "by", "holm", "bonferroni", "none")
+
+
+@click.command("report")
+@click.argument("source", metavar="RUN_DIR_OR_LOG", type=click.Path(path_type=Path))
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="text",
+    show_default=True,
+    help="What to print. summary.json and report.md are always written; csv also "
+    "writes summary.csv.",
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Folder for summary.json, report.md and the plots "
+    "[default: the run folder, or the folder of the log].",
+)
+@click.option("--plots/--no-plots", default=True, show_default=True, help="Draw the PNG plots.")
+@click.option(
+    "--ci-method",
+    type=click.Choice(CI_METHODS),
+    default="wilson",
+    show_default=True,
+    help="Interval for rates (scipy.stats.binomtest(...).proportion_ci method).",
+)
+@click.option(
+    "--confidence",
+    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    default=0.95,
+    show_default=True,
+    help="Confidence level of every interval.",
+)
+@click.option(
+    "--alpha",
+    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    default=0.05,
+    show_default=True,
+    help="Significance level of the findings (applied to adjusted p-values).",
+)
+@click.option(
+    "--correction",
+    type=click.Choice(CORRECTIONS),
+    default="bh",
+    show_default=True,
+    help="Multiple-comparison correction over all p-values of the report "
+    "(bh/by: scipy.stats.false_discovery_control).",
+)
+def report(
+    source: Path,
+    fmt: str,
+    out: Path | None,
+    plots: bool,
+    ci_method: str,
+    confidence: float,
+    alpha: float,
+    correction: str,
+) -> None:
+    """Report win rates, ratings, seat bias and distributions of a finished (or
+    running) tournament, computed from its game records alone.
+
+    RUN_DIR_OR_LOG is a run folder (holding games.jsonl and optionally run.json) or
+    a games .jsonl file. The log is read once, line by line, so any size fits in
+    memory.
+    """
+    from simcli.errors import RecordError
+    from simcli.report.api import write_report
+    from simcli.report.io import iter_records, open_source
+
+    src = open_source(source)
+    records = iter_records(src.log)
+    first = next(records, None)
+    if first is None:
+        raise RecordError(f"{src.log}: holds no game records")
+    text = write_report(
+        itertools.chain([first], records),
+        out if out is not None else src.folder,
+        run_info=src.run_info,
+        plots=plots,
+        formats=("csv",) if fmt == "csv" else (),
+        print_format=fmt,
+        ci_method=ci_method,
+        confidence=confidence,
+        alpha=alpha,
+        correction=correction,
+        source=str(src.log),
+    )
+    click.echo(text, nl=False)

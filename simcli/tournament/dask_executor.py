@@ -1,0 +1,121 @@
+"""The Dask executor: the same ranges of the schedule, played on a Dask distributed
+cluster (``--executor dask --scheduler ADDRESS``).
+
+The config is sent to the workers once (``scatter`` with ``broadcast``); each task plays
+one range and returns a :class:`Chunk`. Every Dask worker process keeps one
+:class:`ChunkPlayer` per config, so strategies are loaded once per process. Dask itself
+re-runs the tasks of a worker that dies; games are deterministic, so the records are the
+same as a local run's. Move time limits use the thread clock (Dask runs tasks in threads).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import threading
+from collections import deque
+from collections.abc import Iterator
+
+from simcli.config import Config
+from simcli.errors import SimcliError
+from simcli.tournament.worker import Chunk, ChunkPlayer, lost_game_record, pack
+
+log = logging.getLogger("simcli.dask")
+
+_PLAYERS: dict[tuple[str, int], ChunkPlayer] = {}  # per Dask worker: (config, thread)
+
+
+def _config_key(config: Config) -> str:
+    text = json.dumps([config.to_dict(), config.source], sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def play_range_remote(config: Config, key: str, start: int, stop: int) -> Chunk:
+    """Runs on a Dask worker (one player per thread: move clocks are per thread)."""
+    slot = (key, threading.get_ident())
+    player = _PLAYERS.get(slot)
+    if player is None:
+        player = _PLAYERS[slot] = ChunkPlayer(config)
+    return player.play(start, stop)
+
+
+class DaskExecutor:
+    def __init__(self, config: Config, client=None):
+        try:
+            from distributed import Client
+        except ImportError:
+            raise SimcliError(
+                "the dask executor needs Dask distributed: pip install 'simcli[dask]'"
+            ) from None
+        self.config = config
+        self.affected: list[tuple[int, str]] = []
+        self.stopping = False
+        self.ranges: dict[str, tuple[int, int]] = {}  # future key -> range
+        self._own_client = client is None
+        try:
+            self.client = client or Client(config.scheduler, timeout="10s")
+        except OSError as exc:
+            raise SimcliError(
+                f"cannot reach the Dask scheduler at {config.scheduler}: {exc}"
+            ) from None
+        self.key = _config_key(config)
+        self.remote_config = self.client.scatter(config, broadcast=True)
+        workers = len(self.client.scheduler_info().get("workers", {})) or 1
+        self.window = max(4, workers * 4)
+
+    def stop(self) -> None:
+        self.stopping = True
+
+    def run(self, ranges: Iterator[tuple[int, int]]) -> Iterator[Chunk]:
+        from distributed import wait
+
+        in_flight: deque = deque()
+        pending = iter(ranges)
+        while True:
+            while not self.stopping and len(in_flight) < self.window:
+                task = next(pending, None)
+                if task is None:
+                    break
+                in_flight.append(self._submit(*task))
+            if not in_flight:
+                return
+            done = wait(list(in_flight), return_when="FIRST_COMPLETED").done
+            for future in [f for f in in_flight if f in done]:
+                in_flight.remove(future)
+                try:
+                    chunk = future.result()
+                    self.ranges.pop(future.key, None)
+                    yield chunk
+                except Exception as exc:  # e.g. KilledWorker: a game keeps killing workers
+                    yield from self._recover(future, exc, in_flight)
+
+    def _recover(self, future, exc: Exception, in_flight: deque) -> Iterator[Chunk]:
+        start, stop = self.ranges.pop(future.key)
+        why = f"{type(exc).__name__}: {exc}"
+        if stop - start > 1:  # find the culprit: every game of the range alone
+            log.warning("games %d..%d: %s; retrying them one by one", start, stop - 1, why)
+            for index in range(start, stop):
+                in_flight.append(self._submit(index, index + 1))
+            return
+        log.error("game %d: %s; recorded as error", start, why)
+        self.affected.append((start, f"{why}; recorded as error"))
+        line, outcome = lost_game_record(self.config, start, "worker_died", why)
+        yield pack(start, [line], [outcome])
+
+    def _submit(self, start: int, stop: int):
+        future = self.client.submit(
+            play_range_remote,
+            self.remote_config,
+            self.key,
+            start,
+            stop,
+            pure=False,
+            retries=1,
+        )
+        self.ranges[future.key] = (start, stop)
+        return future
+
+    def close(self) -> None:
+        if self._own_client:
+            self.client.close()

@@ -1,0 +1,207 @@
+"""The local executor: a pool of forked worker processes that survives its workers.
+
+Each worker owns a pipe and a small shared status array (index of the game it is
+playing, start time of the current move). The parent sends it one range of the schedule at
+a time; the worker sends back played games in small batches. The parent notices at once
+when a worker dies (its process sentinel) and, with a move time limit, when a move
+overruns the limit by a grace period (a strategy stuck where the in-worker alarm cannot
+reach it); it then stops that worker, starts a new one, and re-queues the unfinished part
+of the range. The game that was being played is retried once, alone; if it fails again it
+is recorded as ``error``. Nothing else is lost, and since games are deterministic the
+retried games give the same records.
+
+Workers ignore SIGINT: the parent decides how a run stops (see ``runner.py``).
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import signal
+import time
+from collections import deque
+from collections.abc import Iterator
+from multiprocessing.connection import Connection, wait
+
+from simcli.config import Config
+from simcli.tournament.worker import Chunk, ChunkPlayer, lost_game_record, pack
+
+log = logging.getLogger("simcli.pool")
+
+FLUSH_SECONDS = 0.2  # a worker sends what it has played at least this often
+HANG_GRACE = 2.0  # seconds past the move limit before a worker is stopped
+
+
+def _worker_main(config: Config, conn: Connection, status) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    player = ChunkPlayer(config, status)
+    while True:
+        task = conn.recv()
+        if task is None:
+            return
+        start, stop = task
+        lines, outcomes, first = [], [], start
+        last_flush = time.monotonic()
+        for line, outcome in player.iter_play(start, stop):
+            lines.append(line)
+            outcomes.append(outcome)
+            if time.monotonic() - last_flush >= FLUSH_SECONDS:
+                conn.send(pack(first, lines, outcomes))
+                first += len(outcomes)
+                lines, outcomes = [], []
+                last_flush = time.monotonic()
+        if outcomes:
+            conn.send(pack(first, lines, outcomes))
+        conn.send(("done", start, stop))
+
+
+class _Worker:
+    def __init__(self, ctx, config: Config, number: int):
+        self.status = ctx.Array("d", [-1.0, 0.0], lock=False)
+        self.conn, child = ctx.Pipe()
+        self.process = ctx.Process(
+            target=_worker_main,
+            args=(config, child, self.status),
+            name=f"worker-{number}",
+            daemon=True,
+        )
+        self.process.start()
+        child.close()
+        self.task: tuple[int, int] | None = None
+        self.received = 0  # next index of the task not yet received
+        self.stopped_for: str | None = None  # why the parent stopped it, if it did
+
+    def send(self, task: tuple[int, int]) -> None:
+        self.task = task
+        self.received = task[0]
+        self.status[0] = float(task[0])
+        self.status[1] = 0.0
+        self.conn.send(task)
+
+    def kill(self) -> None:
+        if self.process.is_alive():
+            self.process.kill()
+        self.process.join(5)
+        self.conn.close()
+
+
+class LocalPool:
+    """Executor over forked worker processes; yields :class:`Chunk` objects as they
+    arrive (not in schedule order: the runner reorders them)."""
+
+    def __init__(self, config: Config, workers: int):
+        self.config = config
+        self.ctx = multiprocessing.get_context("fork")
+        self.limit = config.move_time_limit
+        self.size = workers
+        self.workers: list[_Worker] = []
+        self.spawned = 0
+        self.retries: deque[tuple[int, int]] = deque()
+        self.retried: set[int] = set()
+        self.affected: list[tuple[int, str]] = []  # (index, what happened)
+        self.stopping = False
+
+    def _spawn(self) -> _Worker:
+        self.spawned += 1
+        worker = _Worker(self.ctx, self.config, self.spawned)
+        self.workers.append(worker)
+        return worker
+
+    def stop(self) -> None:
+        """Dispatch nothing more; in-flight ranges finish."""
+        self.stopping = True
+
+    def run(self, ranges: Iterator[tuple[int, int]]) -> Iterator[Chunk]:
+        for _ in range(self.size):
+            self._spawn()
+        pending = iter(ranges)
+        exhausted = False
+        while True:
+            for worker in self.workers:
+                if worker.task is None and not self.stopping:
+                    task = self.retries.popleft() if self.retries else None
+                    if task is None and not exhausted:
+                        task = next(pending, None)
+                        exhausted = task is None
+                    if task is not None:
+                        worker.send(task)
+            busy = [w for w in self.workers if w.task is not None]
+            if not busy:
+                if self.stopping or (exhausted and not self.retries):
+                    return
+                continue
+            ready = wait([w.conn for w in busy] + [w.process.sentinel for w in busy], timeout=0.5)
+            for worker in busy:
+                yield from self._drain(worker, ready)
+            if self.limit:
+                self._stop_hung(busy)
+
+    def _drain(self, worker: _Worker, ready: list) -> Iterator[Chunk]:
+        if worker.conn in ready:
+            try:
+                while worker.conn.poll():
+                    message = worker.conn.recv()
+                    if isinstance(message, Chunk):
+                        worker.received = message.stop
+                        yield message
+                    else:  # ("done", start, stop)
+                        worker.task = None
+                        return
+            except (EOFError, OSError):
+                pass  # the worker died; its sentinel says so below
+        if worker.task is not None and not worker.process.is_alive():
+            if worker.stopped_for:
+                yield from self._replace(worker, "worker_stopped", worker.stopped_for)
+            else:
+                code = worker.process.exitcode
+                yield from self._replace(
+                    worker, "worker_died", f"worker process died (exit code {code})"
+                )
+
+    def _stop_hung(self, busy: list[_Worker]) -> None:
+        now = time.monotonic()
+        for worker in busy:
+            started = worker.status[1]
+            if worker.task is not None and started and now - started > self.limit + HANG_GRACE:
+                worker.stopped_for = (
+                    f"a move did not return within {self.limit:g} s + {HANG_GRACE:g} s "
+                    f"grace; worker stopped"
+                )
+                log.warning("%s: %s", worker.process.name, worker.stopped_for)
+                worker.process.kill()
+
+    def _replace(self, worker: _Worker, kind: str, why: str) -> Iterator[Chunk]:
+        start, stop = worker.task
+        culprit = int(worker.status[0])
+        if not worker.received <= culprit < stop:
+            culprit = worker.received
+        worker.kill()
+        self.workers.remove(worker)
+        self._spawn()
+        if worker.received < culprit:
+            self.retries.append((worker.received, culprit))
+        if culprit + 1 < stop:
+            self.retries.append((culprit + 1, stop))
+        if culprit in self.retried:
+            log.error("game %d: %s again; recorded as error", culprit, why)
+            self.affected.append((culprit, f"{why}; recorded as error"))
+            line, outcome = lost_game_record(self.config, culprit, kind, why)
+            yield pack(culprit, [line], [outcome])
+        else:
+            log.warning("game %d: %s; retrying it once", culprit, why)
+            self.affected.append((culprit, f"{why}; retried"))
+            self.retried.add(culprit)
+            self.retries.appendleft((culprit, culprit + 1))
+
+    def close(self) -> None:
+        for worker in self.workers:
+            try:
+                if worker.task is None and worker.process.is_alive():
+                    worker.conn.send(None)
+            except OSError:
+                pass
+        deadline = time.monotonic() + 2
+        for worker in self.workers:
+            worker.process.join(max(0.0, deadline - time.monotonic()))
+            worker.kill()
+        self.workers.clear()
