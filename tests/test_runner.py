@@ -206,3 +206,11 @@ def test_records_match_the_json_schema(tmp_path) -> None:
         pass
     else:
         raise AssertionError("a forfeit without detail must not validate")
+
+
+def test_bench_command_prints_ratios() -> None:
+    result = CliRunner().invoke(cli, ["bench", "--games", "20", "--game", "libraria"])
+    assert result.exit_code == 0, result.output
+    assert "bare engine loop" in result.output and "vs 1 worker" in result.output
+    result = CliRunner().invoke(cli, ["bench", "--games", "20", "--game", "chess"])
+    assert result.exit_code == 2 and "unknown game 'chess'" in result.output

@@ -9,6 +9,7 @@ import traceback
 import click
 
 from simcli import __version__
+from simcli.cli.bench import bench
 from simcli.cli.list_cmd import list_cmd
 from simcli.cli.replay import replay
 from simcli.cli.run import run
@@ -60,6 +61,7 @@ cli.add_command(run)
 cli.add_command(validate)
 cli.add_command(replay)
 cli.add_command(list_cmd)
+cli.add_command(bench)
 
 
 def main() -> None:

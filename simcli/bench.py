@@ -1,0 +1,117 @@
+"""Throughput measurements: the bare engine against the full run path.
+
+For each game, random self-play games per second through (a) a bare loop over the engine
+(setup, legal moves, uniform choice, apply), (b) the full run path with 1 worker process,
+(c) with every core, and (d) optionally the Dask executor on a local cluster. All figures
+come from one invocation, so their ratios are comparable even on a busy machine.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from simcli.games import get_game
+
+
+@dataclass
+class BenchRow:
+    game: str
+    players: int
+    bare: float
+    one_worker: float
+    all_workers: float
+    workers: int
+    dask: float | None = None
+
+    def lines(self) -> list[str]:
+        out = [
+            f"{self.game} ({self.players} players)",
+            f"  bare engine loop          {self.bare:9.0f} games/s",
+            f"  run, 1 worker             {self.one_worker:9.0f} games/s   "
+            f"vs bare {self.one_worker / self.bare:.2f}",
+            f"  run, {self.workers} workers{' ' * (13 - len(str(self.workers)))}"
+            f"{self.all_workers:9.0f} games/s   vs 1 worker "
+            f"{self.all_workers / self.one_worker:.2f}",
+        ]
+        if self.dask is not None:
+            out.append(
+                f"  run, dask local cluster   {self.dask:9.0f} games/s   vs 1 worker "
+                f"{self.dask / self.one_worker:.2f}"
+            )
+        return out
+
+
+def bare_loop(game_id: str, players: int, games: int, seed: int = 1) -> float:
+    game = get_game(game_id)
+    options = game.resolve_options({})
+    rng = random.Random(seed)
+    start = time.perf_counter()
+    for _ in range(games):
+        state = game.new_state(players, options, game.sample_setup(players, options, rng))
+        while not state.is_terminal():
+            if state.current_player < 0:
+                state.apply(state.sample_chance(rng))
+            else:
+                state.apply(rng.choice(state.legal_moves()))
+        state.outcome()
+    return games / (time.perf_counter() - start)
+
+
+def _config_text(game_id: str, players: int, games: int) -> str:
+    fmt = "solo" if players == 1 else "self_play"
+    return (
+        f"name: bench\ngame: {game_id}\nplayers: {players}\n"
+        f"strategies:\n  - {{name: random, use: random}}\nformat: {fmt}\n"
+        f"games: {games}\nseed: 1\n"
+    )
+
+
+def run_path(game_id: str, players: int, games: int, folder: Path, **overrides) -> float:
+    from simcli.config import load_config
+    from simcli.tournament.runner import run_tournament
+
+    path = folder / "bench.yaml"
+    path.write_text(_config_text(game_id, players, games))
+    config = load_config(path, overrides)
+    start = time.perf_counter()
+    run_tournament(config, folder / "out", force=True, quiet=True)
+    return games / (time.perf_counter() - start)
+
+
+def bench_game(
+    game_id: str, games: int, dask: bool = False, log: Callable[[str], None] | None = None
+) -> BenchRow:
+    game = get_game(game_id)
+    players = min(game.player_counts)
+    cores = os.cpu_count() or 1
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        bare = bare_loop(game_id, players, games)
+        one = run_path(game_id, players, games, folder, workers=1)
+        many = run_path(game_id, players, games, folder, workers=cores)
+        dask_rate = None
+        if dask:
+            from distributed import LocalCluster
+
+            with LocalCluster(
+                n_workers=cores,
+                threads_per_worker=1,
+                processes=True,
+                host="127.0.0.1",
+                dashboard_address=None,
+            ) as cluster:
+                dask_rate = run_path(
+                    game_id,
+                    players,
+                    games,
+                    folder,
+                    executor="dask",
+                    scheduler=cluster.scheduler_address,
+                )
+    return BenchRow(game_id, players, bare, one, many, cores, dask_rate)

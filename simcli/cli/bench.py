@@ -1,0 +1,33 @@
+"""``simcli bench``: engine vs run-path throughput, per game."""
+
+from __future__ import annotations
+
+import click
+
+
+@click.command()
+@click.option(
+    "--games",
+    type=click.IntRange(min=10),
+    default=2000,
+    show_default=True,
+    help="Games per measurement.",
+)
+@click.option("--game", "game_ids", multiple=True, help="Only this game (repeatable).")
+@click.option(
+    "--dask/--no-dask",
+    default=False,
+    show_default=True,
+    help="Also measure the Dask executor on a local cluster.",
+)
+def bench(games, game_ids, dask) -> None:
+    """Random self-play games per second: bare engine, full run path with 1 worker and
+    with every core (and Dask), with their ratios measured in this one run."""
+    from simcli.bench import bench_game
+    from simcli.games import game_ids as all_games
+    from simcli.games import get_game
+
+    for game_id in game_ids or all_games():
+        get_game(game_id)  # unknown ids fail here, before any measurement
+        row = bench_game(game_id, games, dask=dask)
+        click.echo("\n".join(row.lines()))
