@@ -12,6 +12,7 @@ from strategies.base import Strategy
 BUILTIN: dict[str, str] = {
     "random": "strategies.random_play:RandomStrategy",
     "greedy": "strategies.greedy:GreedyStrategy",
+    "bibliogamo_planner": "strategies.bibliogamo_planner:BibliogamoPlanner",
 }
 
 __all__ = ["BUILTIN", "Strategy"]

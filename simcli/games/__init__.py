@@ -11,6 +11,7 @@ from simcli.suggest import did_you_mean
 
 GAMES: dict[str, str] = {
     "libraria": "simcli.games.libraria:Libraria",
+    "bibliogamo": "simcli.games.bibliogamo:Bibliogamo",
 }
 
 
