@@ -13,6 +13,7 @@ BUILTIN: dict[str, str] = {
     "random": "strategies.random_play:RandomStrategy",
     "greedy": "strategies.greedy:GreedyStrategy",
     "bibliogamo_planner": "strategies.bibliogamo_planner:BibliogamoPlanner",
+    "adas_heuristic": "strategies.adas_heuristic:AdasHeuristic",
 }
 
 __all__ = ["BUILTIN", "Strategy"]

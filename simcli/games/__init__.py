@@ -12,6 +12,7 @@ from simcli.suggest import did_you_mean
 GAMES: dict[str, str] = {
     "libraria": "simcli.games.libraria:Libraria",
     "bibliogamo": "simcli.games.bibliogamo:Bibliogamo",
+    "adas_library": "simcli.games.adas_library:AdasLibrary",
 }
 
 

@@ -1,0 +1,231 @@
+"""Ada's Library (Zach and Amanda Greenvoss; Gameology/Playte): the Game description.
+
+Setup JSON (see ``docs/games/adas_library.md``)::
+
+    {"master": [6 colour names, left to right],
+     "rows": [[books of seat 0, left to right], ...],
+     "hands": [[5 card types of seat 0], ...],
+     "draw": [the rest of the deck, top card first],
+     "redeals": 0}
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from simcli.errors import GameOptionError
+from simcli.game import Game, IllegalMoveError, Option, State
+from simcli.games.adas_library.components import (
+    CARD_TYPES,
+    UNKNOWN,
+    Components,
+    load_file,
+    parse,
+)
+from simcli.games.adas_library.rows import is_sorted, out_of_order, ranks
+from simcli.games.adas_library.state import AdasState
+
+#: Evaluation of a won (lost) game, far beyond any count of books out of order.
+WIN_VALUE = 100.0
+#: Re-deals allowed before the setup gives up (only a degenerate data file gets close).
+MAX_REDEALS = 10_000
+SETUP_KEYS = ("master", "rows", "hands", "draw", "redeals")
+
+
+class AdasLibrary(Game):
+    id = "adas_library"
+    title = "Ada's Library"
+    description = (
+        "Sort your row of books into the master order with Move, Switch, Reverse, "
+        "Master Modify and Exchange cards; hidden hands"
+    )
+    player_counts = (2, 4)
+    perfect_information = False
+    options = {
+        "max_turns": Option(
+            default=400,
+            kind=int,
+            minimum=1,
+            doc="player turns (plays and discards, all seats together) before a draw",
+        ),
+        "data_file": Option(
+            default="",
+            doc="replacement component file (YAML or JSON: card split, tiles, colours); "
+            "empty = the built-in simcli/games/data/adas_library.yaml",
+        ),
+        "components": Option(
+            default=None,
+            doc="the component data itself; filled in from data_file when options are "
+            "resolved (so records replay without the file); may be given inline instead",
+        ),
+    }
+
+    # -- options --------------------------------------------------------------------
+
+    def resolve_options(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
+        resolved = super().resolve_options(given)
+        path = resolved["data_file"]
+        if not isinstance(path, str):
+            raise GameOptionError(
+                f"game '{self.id}': option 'data_file' must be a file path, got {path!r}"
+            )
+        if resolved["components"] is None:
+            comp = load_file(path)
+        else:
+            comp = parse(resolved["components"], "option 'components'")
+        resolved["components"] = comp.to_json()
+        return resolved
+
+    def components(self, options: Mapping[str, Any]) -> Components:
+        """The validated component data named by (resolved or raw) ``options``."""
+        if options.get("components") is None or "max_turns" not in options:
+            options = self.resolve_options(options)
+        return parse(options["components"], "option 'components'")
+
+    # -- setup ----------------------------------------------------------------------
+
+    def sample_setup(
+        self, players: int, options: Mapping[str, Any], rng: random.Random
+    ) -> dict[str, Any]:
+        """Shuffle the master cards, then the deck (hands are dealt from its top, seat
+        by seat), then draw every row from the bag (seat 0 first). A row that is already
+        sorted sends all books back to the bag for a re-deal, counted in ``redeals``."""
+        self.check_players(players)
+        comp = self.components(options)
+        colours = len(comp.colours)
+        master = list(range(colours))
+        rng.shuffle(master)
+        deck = comp.deck()
+        rng.shuffle(deck)
+        size = comp.hand_size
+        hands = [deck[s * size : (s + 1) * size] for s in range(players)]
+        draw = deck[players * size :]
+        rank = ranks(master)
+        books = comp.books_each(players)
+        redeals = -1
+        rows: list[list[int]] = []
+        while not rows or any(is_sorted(row, rank) for row in rows):
+            redeals += 1
+            if redeals == MAX_REDEALS:
+                raise GameOptionError(
+                    f"game '{self.id}': {MAX_REDEALS} deals in a row gave a sorted row; "
+                    "check the tile counts of the data file"
+                )
+            bag = comp.bag(players)
+            rng.shuffle(bag)
+            rows = [bag[s * books : (s + 1) * books] for s in range(players)]
+        names = comp.colours
+        return {
+            "master": [names[c] for c in master],
+            "rows": [[names[c] for c in row] for row in rows],
+            "hands": hands,
+            "draw": draw,
+            "redeals": redeals,
+        }
+
+    def new_state(
+        self, players: int, options: Mapping[str, Any], setup: Mapping[str, Any]
+    ) -> AdasState:
+        self.check_players(players)
+        if options.get("components") is None or "max_turns" not in options:
+            options = self.resolve_options(options)
+        comp = parse(options["components"], "option 'components'")
+
+        def bad(problem: str) -> IllegalMoveError:
+            return IllegalMoveError(f"Ada's Library setup: {problem}")
+
+        if not isinstance(setup, Mapping) or sorted(setup) != sorted(SETUP_KEYS):
+            raise bad(f"must be an object with exactly the keys {', '.join(SETUP_KEYS)}")
+        index = {name: i for i, name in enumerate(comp.colours)}
+        master = setup["master"]
+        if not isinstance(master, list) or sorted(map(str, master)) != sorted(comp.colours):
+            raise bad(f"master must list each of the colours {', '.join(comp.colours)} once")
+        master_ids = [index[name] for name in master]
+        rows = setup["rows"]
+        books = comp.books_each(players)
+        if not isinstance(rows, list) or len(rows) != players:
+            raise bad(f"rows must hold {players} rows")
+        row_ids: list[list[int]] = []
+        for s, row in enumerate(rows):
+            if not isinstance(row, list) or len(row) != books:
+                raise bad(f"row {s} must hold {books} books")
+            for name in row:
+                if not isinstance(name, str) or name not in index:
+                    raise bad(f"row {s} holds {name!r}, which is not a colour")
+            row_ids.append([index[name] for name in row])
+        per_colour = Counter(comp.bag(players))
+        drawn = Counter(c for row in row_ids for c in row)
+        for c, n in drawn.items():
+            if n > per_colour[c]:
+                raise bad(f"the rows hold {n} {comp.colours[c]} books; the bag has {per_colour[c]}")
+        rank = ranks(master_ids)
+        for s, row in enumerate(row_ids):
+            if is_sorted(row, rank):
+                raise bad(f"row {s} is already sorted (such a deal is re-dealt)")
+        hands = setup["hands"]
+        if not isinstance(hands, list) or len(hands) != players:
+            raise bad(f"hands must hold {players} hands")
+        for s, hand in enumerate(hands):
+            if not isinstance(hand, list) or len(hand) != comp.hand_size:
+                raise bad(f"hand {s} must hold {comp.hand_size} cards")
+        draw = setup["draw"]
+        if not isinstance(draw, list):
+            raise bad("draw must be a list of cards")
+        cards = [card for hand in hands for card in hand] + draw
+        if any(not isinstance(card, str) for card in cards) or Counter(cards) != Counter(
+            comp.deck()
+        ):
+            raise bad("hands and draw together must be exactly the deck of the data file")
+        redeals = setup["redeals"]
+        if isinstance(redeals, bool) or not isinstance(redeals, int) or redeals < 0:
+            raise bad(f"redeals must be a count, not {redeals!r}")
+        return AdasState(
+            self,
+            players,
+            options,
+            comp,
+            master_ids,
+            row_ids,
+            [list(hand) for hand in hands],
+            list(draw),
+        )
+
+    # -- strategies' helpers ------------------------------------------------------------
+
+    def evaluate(self, state: State, seat: int) -> float:
+        """Minus the number of ``seat``'s books out of order (see ``rows.out_of_order``);
+        +-100 for a won or lost game. The generic ``greedy`` strategy maximises this."""
+        if not isinstance(state, AdasState):
+            raise TypeError(f"not an Ada's Library state: {type(state).__name__}")
+        if state.winner is not None:
+            return WIN_VALUE if state.winner == seat else -WIN_VALUE
+        return -float(out_of_order(state.rows[seat], state.rank))
+
+    def determinize(self, view: State, rng: random.Random) -> AdasState:
+        """A full state consistent with ``view``: the cards the viewer has not seen (the
+        deck minus every known card) are shuffled into the unknown slots: other hands
+        first (seat order), then the draw pile."""
+        if not isinstance(view, AdasState):
+            raise IllegalMoveError("determinize needs a view of an Ada's Library state")
+        state = view.clone()
+        state.viewer = None
+        known = Counter(card for hand in state.hands for card in hand)
+        known.update(state.draw)
+        known.update(state.discard)
+        slots = known.pop(UNKNOWN, 0)
+        unseen = Counter(state.comp.deck())
+        unseen.subtract(known)
+        if any(n < 0 for n in unseen.values()) or sum(unseen.values()) != slots:
+            raise IllegalMoveError("the view's known cards do not fit the deck")
+        pool = [card for card in CARD_TYPES for _ in range(unseen[card])]
+        rng.shuffle(pool)
+        cards = iter(pool)
+        for hand in state.hands:
+            for i, card in enumerate(hand):
+                if card == UNKNOWN:
+                    hand[i] = next(cards)
+        state.draw = [next(cards) if card == UNKNOWN else card for card in state.draw]
+        return state

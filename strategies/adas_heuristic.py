@@ -1,0 +1,167 @@
+"""``adas_heuristic``: Ada's Library, two plies of planning with the cards in hand.
+
+For every legal move (play or discard) the strategy also tries every follow-up play of
+the cards left in its own hand (the card it will draw is unknown and ignored) and scores
+the move by the position after it plus part of the best follow-up gain. A position is
+worth minus the strategy's books out of order, plus ``spite`` times the fewest books out
+of order among the other rows (so Exchanges and master changes that hurt a close rival
+count); a play that sorts its own row wins, a play that sorts another row first loses.
+A small bonus for the spare cards' best single gains keeps a flexible hand.
+
+It works on its own view only (own hand, rows, master order); no determinization.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from simcli.game import Move, State
+from simcli.games.adas_library.components import CARD_TYPES
+from simcli.games.adas_library.rows import (
+    MASTER_N,
+    MOVE_N,
+    SWITCH_N,
+    end_targets,
+    exchange_positions,
+    is_sorted,
+    move_targets,
+    out_of_order,
+    ranks,
+    shifted,
+    switch_pairs,
+)
+from simcli.games.adas_library.state import partner_of
+from strategies.base import Strategy
+
+WIN = 1000.0
+
+Rows = tuple[tuple[int, ...], ...]
+Position = tuple[Rows, tuple[int, ...]]  # (rows, master)
+
+
+def successors(
+    card: str, seat: int, partner: int, rows: Rows, master: tuple[int, ...]
+) -> Iterator[tuple[list[Any], Position]]:
+    """(move, position after it) for every use of ``card`` that changes something, in the
+    order of the game's legal moves."""
+    row = rows[seat]
+
+    def with_row(new: Sequence[int], other: Sequence[int] | None = None) -> Rows:
+        out = list(rows)
+        out[seat] = tuple(new)
+        if other is not None:
+            out[partner] = tuple(other)
+        return tuple(out)
+
+    if card in MOVE_N:
+        for p, d, q in move_targets(row, MOVE_N[card]):
+            yield [card, p, d], (with_row(shifted(row, p, q)), master)
+    elif card == "move_end":
+        for p, d, q in end_targets(row):
+            yield [card, p, d], (with_row(shifted(row, p, q)), master)
+    elif card in SWITCH_N:
+        n = SWITCH_N[card]
+        for i in switch_pairs(row, n):
+            new = list(row)
+            new[i], new[i + n] = new[i + n], new[i]
+            yield [card, i], (with_row(new), master)
+    elif card == "reverse":
+        if row[0] != row[-1]:
+            new = list(row)
+            new[0], new[-1] = new[-1], new[0]
+            yield [card], (with_row(new), master)
+    elif card in MASTER_N:
+        for p, d, q in move_targets(master, MASTER_N[card]):
+            yield [card, p, d], (rows, tuple(shifted(master, p, q)))
+    elif card == "exchange":
+        other = rows[partner]
+        for i in exchange_positions(row, other):
+            new, mine = list(row), list(other)
+            new[i], mine[i] = other[i], row[i]
+            yield [card, i], (with_row(new, mine), master)
+
+
+class AdasHeuristic(Strategy):
+    name = "adas_heuristic"
+    description = "Ada's Library: plans two plays ahead with its own hand (books out of order)"
+    games = ("adas_library",)
+
+    def __init__(self, follow_up: float = 0.9, spite: float = 0.5, spare: float = 0.05):
+        for label, value in (("follow_up", follow_up), ("spite", spite), ("spare", spare)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+                raise ValueError(f"{label} must be a number >= 0, got {value!r}")
+        self.follow_up = float(follow_up)
+        self.spite = float(spite)
+        self.spare = float(spare)
+
+    def params(self) -> dict[str, Any]:
+        return {"follow_up": self.follow_up, "spite": self.spite, "spare": self.spare}
+
+    def choose(self, view: State, legal_moves: list[Move]) -> Move:
+        seat = self.seat
+        players = view.players
+        partner = partner_of(seat, players)
+        rows: Rows = tuple(tuple(row) for row in view.rows)  # type: ignore[attr-defined]
+        master = tuple(view.master)  # type: ignore[attr-defined]
+        hand = [card for card in view.hands[seat] if card in CARD_TYPES]  # type: ignore[attr-defined]
+        values: dict[Position, float] = {}
+
+        def value(position: Position) -> float:
+            found = values.get(position)
+            if found is not None:
+                return found
+            prow, pmaster = position
+            rank = ranks(pmaster)
+            mine = out_of_order(prow[seat], rank)
+            if mine == 0:
+                result = WIN
+            elif any(is_sorted(r, rank) for s, r in enumerate(prow) if s != seat):
+                result = -WIN
+            else:
+                rival = min(out_of_order(r, rank) for s, r in enumerate(prow) if s != seat)
+                result = -mine + self.spite * rival
+            values[position] = result
+            return result
+
+        best_gain: dict[tuple[Position, str], float] = {}
+
+        def gain(position: Position, card: str, base: float) -> float:
+            """The best improvement one play of ``card`` makes from ``position``."""
+            key = (position, card)
+            found = best_gain.get(key)
+            if found is None:
+                found = 0.0
+                for _, after in successors(card, seat, partner, *position):
+                    found = max(found, value(after) - base)
+                best_gain[key] = found
+            return found
+
+        start: Position = (rows, master)
+        results: dict[tuple[Any, ...], Position] = {}
+        for card in set(hand):
+            for move, after in successors(card, seat, partner, rows, master):
+                results[tuple(move)] = after
+        scored: list[tuple[float, int]] = []
+        for index, move in enumerate(legal_moves):
+            if move[0] == "discard":
+                card, after = move[1], start
+            else:
+                card = move[0]
+                after = results[tuple(move)]
+            v1 = value(after)
+            if v1 >= WIN:
+                return move
+            if v1 <= -WIN:
+                scored.append((-2 * WIN, index))
+                continue
+            rest = list(hand)
+            rest.remove(card)
+            gains = [gain(after, c, v1) for c in sorted(set(rest))]
+            score = v1
+            if gains:
+                score += self.follow_up * max(gains) + self.spare * sum(gains) / len(gains)
+            scored.append((score, index))
+        top = max(score for score, _ in scored)
+        best = [legal_moves[i] for score, i in scored if score >= top - 1e-9]
+        return self.rng.choice(best)
