@@ -16,7 +16,13 @@ import yaml
 
 from simcli.errors import ConfigError, SimcliError
 from simcli.suggest import did_you_mean
-from simcli.tournament.schedule import FORMATS, Schedule, build_schedule, rotations_for
+from simcli.tournament.schedule import (
+    FORMATS,
+    PairedSchedule,
+    Schedule,
+    build_schedule,
+    rotations_for,
+)
 
 TOP_KEYS = (
     "name",
@@ -33,7 +39,9 @@ TOP_KEYS = (
     "move_time_limit",
     "executor",
     "scheduler",
+    "gate",
 )
+GATE_KEYS = ("candidate", "baseline", "elo0", "elo1", "alpha", "beta", "max_games", "batch")
 EXECUTORS = ("local", "dask")
 #: Keys that change how a run is executed but never its records (free to differ on resume).
 EXECUTION_KEYS = ("workers", "output", "executor", "scheduler")
@@ -58,6 +66,20 @@ class Variant:
 
 
 @dataclass(frozen=True)
+class GateSpec:
+    """The ``gate:`` section: an SPRT of ``candidate`` against ``baseline``."""
+
+    candidate: str
+    baseline: str
+    elo0: float = 0.0
+    elo1: float = 10.0
+    alpha: float = 0.05
+    beta: float = 0.05
+    max_games: int = 10000
+    batch: int = 50  # pairs between two looks at the test
+
+
+@dataclass(frozen=True)
 class Config:
     name: str
     game: str
@@ -74,13 +96,27 @@ class Config:
     move_time_limit: float | None = None
     executor: str = "local"
     scheduler: str | None = None
+    gate: GateSpec | None = None
+    gating: bool = False  # True: play the gate's paired schedule instead of `format`
     source: str | None = None
 
     @property
     def base_dir(self) -> Path | None:
         return Path(self.source).parent if self.source else None
 
-    def schedule(self) -> Schedule:
+    def schedule(self) -> Schedule | PairedSchedule:
+        if self.gating and self.gate is not None:
+            g = self.gate
+            names = [s.name for s in self.strategies]
+            field = tuple(n for n in names if n not in (g.candidate, g.baseline))
+            return PairedSchedule(
+                g.candidate,
+                g.baseline,
+                field or (g.baseline,),
+                self.players,
+                g.max_games // 2,
+                self.seed,
+            )
         return build_schedule(
             self.format,
             [s.name for s in self.strategies],
@@ -108,6 +144,7 @@ class Config:
         data = asdict(self)
         data["strategies"] = [asdict(s) for s in self.strategies]
         data["variants"] = [asdict(v) for v in self.variants]
+        data["gate"] = asdict(self.gate) if self.gate else None
         data.pop("source")
         return data
 
@@ -320,6 +357,7 @@ def _build(doc: _Doc, raw: dict[str, Any]) -> Config:
         move_time_limit=float(limit) if limit is not None else None,
         executor=executor,
         scheduler=scheduler,
+        gate=_gate(doc, raw.get("gate"), [s.name for s in strategies], players),
         source=str(doc.path),
     )
 
@@ -446,3 +484,48 @@ def _variants(doc: _Doc, value: Any, game, base: dict[str, Any]) -> tuple[Varian
             raise doc.error(path, str(exc)) from None
         variants.append(Variant(name=label, options=resolved))
     return tuple(variants)
+
+
+def _gate(doc: _Doc, value: Any, names: list[str], players: int) -> GateSpec | None:
+    if value is None:
+        return None
+    value = _check_keys(doc, ("gate",), value, GATE_KEYS)
+    for key in ("candidate", "baseline"):
+        if key not in value:
+            raise doc.error(("gate",), f"missing required key '{key}'")
+        if value[key] not in names:
+            raise doc.error(
+                ("gate", key),
+                f"no strategy named {value[key]!r}{did_you_mean(str(value[key]), names)}; "
+                f"strategies: {', '.join(names)}",
+            )
+    if value["candidate"] == value["baseline"]:
+        raise doc.error(("gate", "baseline"), "candidate and baseline must differ")
+    numbers: dict[str, float] = {}
+    for key in ("elo0", "elo1", "alpha", "beta"):
+        if key in value:
+            v = value[key]
+            if isinstance(v, bool) or not isinstance(v, int | float):
+                raise doc.error(("gate", key), f"expected a number; got {_kind(v)}")
+            numbers[key] = float(v)
+    spec = GateSpec(value["candidate"], value["baseline"], **numbers)
+    if spec.elo0 >= spec.elo1:
+        raise doc.error(("gate", "elo1"), f"elo1 must be above elo0 ({spec.elo0:g})")
+    for key in ("alpha", "beta"):
+        if not 0 < getattr(spec, key) < 0.5:
+            raise doc.error(("gate", key), "must be between 0 and 0.5")
+    max_games = _int(doc, ("gate", "max_games"), value.get("max_games", spec.max_games), 2)
+    if max_games % 2:
+        raise doc.error(
+            ("gate", "max_games"), f"games come in pairs: must be even; got {max_games}"
+        )
+    batch = _int(doc, ("gate", "batch"), value.get("batch", spec.batch), 1)
+    if players > 2 and len(names) < 3:
+        raise doc.error(
+            ("strategies",),
+            f"a {players}-player gate needs a field: at least "
+            f"one strategy besides the candidate and the baseline",
+        )
+    return GateSpec(
+        spec.candidate, spec.baseline, spec.elo0, spec.elo1, spec.alpha, spec.beta, max_games, batch
+    )

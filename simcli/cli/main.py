@@ -10,9 +10,11 @@ import click
 
 from simcli import __version__
 from simcli.cli.bench import bench
+from simcli.cli.gate import gate
 from simcli.cli.list_cmd import list_cmd
 from simcli.cli.replay import replay
 from simcli.cli.run import run
+from simcli.cli.sprt_calc import sprt_calc
 from simcli.cli.validate import validate
 from simcli.errors import SimcliError
 
@@ -62,6 +64,8 @@ cli.add_command(validate)
 cli.add_command(replay)
 cli.add_command(list_cmd)
 cli.add_command(bench)
+cli.add_command(gate)
+cli.add_command(sprt_calc)
 
 
 def main() -> None:

@@ -103,5 +103,6 @@ def report(
         alpha=alpha,
         correction=correction,
         source=str(src.log),
+        validate=False,  # iter_records validated every line
     )
     click.echo(text, nl=False)

@@ -11,7 +11,9 @@ from typing import Any
 from simcli.errors import OutputExistsError
 
 #: Files and folders a run writes; --force removes exactly these.
-RUN_FILES = ("games.jsonl", "run.json", "run.log", "summary.json", "report.md", "plots")
+RUN_FILES = (
+    "games.jsonl", "run.json", "run.log", "summary.json", "report.md", "plots", "gate.json",
+)
 
 
 def check_output(out: Path, force: bool) -> None:

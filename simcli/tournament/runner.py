@@ -97,9 +97,12 @@ def run_tournament(
     quiet: bool = False,
     verbose: bool = False,
     chunk_size: int | None = None,
+    observer: Any = None,
 ) -> RunResult:
     """Play every game of ``config`` (or, with ``resume``, every game missing from
-    ``out``) into ``out``."""
+    ``out``) into ``out``. ``observer`` (optional) sees every game's outcome in schedule
+    order through ``add(index, outcome)``; when its ``done`` becomes true no more games are
+    dispatched, and its ``status()`` text is shown beside the progress bar."""
     from simcli.logsetup import open_run_log
 
     total = config.schedule().total
@@ -150,17 +153,26 @@ def run_tournament(
                     while next_index in held:
                         ready = held.pop(next_index)
                         sink.write(ready.lines)
-                        for outcome in ready.outcomes:
+                        for offset, outcome in enumerate(ready.outcomes):
                             tally.add(*outcome)
+                            if observer is not None:
+                                observer.add(ready.start + offset, outcome)
                         next_index = ready.stop
                         progress.update(len(ready.outcomes))
+                        if observer is not None:
+                            progress.set_postfix_str(observer.status(), refresh=False)
+                            if observer.done:
+                                executor.stop()
                     sink.flush()
             except KeyboardInterrupt:
                 log.warning("stopped at once by a second interrupt")
             finally:
                 progress.close()
                 executor.close()
-            status = "complete" if next_index >= total else "interrupted"
+            finished = next_index >= total or (
+                observer is not None and observer.done and not stopper.requested
+            )
+            status = "complete" if finished else "interrupted"
     finally:
         seconds = time.perf_counter() - started
         played = tally.games

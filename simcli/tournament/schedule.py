@@ -109,3 +109,48 @@ def build_schedule(
         root_seed=seed,
         variants=variants,
     )
+
+
+@dataclass(frozen=True)
+class PairedSchedule:
+    """The schedule of a gate: games come in pairs that differ only in one strategy.
+
+    Two players: game ``2k`` seats (candidate, baseline), game ``2k + 1`` the swapped
+    lineup, both on seed ``k`` (a seat-swapped pair). More players, or one: on seed ``k``
+    the candidate (game ``2k``) and then the baseline (game ``2k + 1``) take seat
+    ``k mod players`` against the same field in the same other seats.
+    """
+
+    candidate: str
+    baseline: str
+    field: tuple[str, ...]
+    players: int
+    pairs: int
+    root_seed: int
+
+    @property
+    def total(self) -> int:
+        return 2 * self.pairs
+
+    def spec(self, index: int) -> GameSpec:
+        if not 0 <= index < self.total:
+            raise IndexError(f"game index {index} outside 0..{self.total - 1}")
+        pair, second = divmod(index, 2)
+        seed = derive_seed(self.root_seed, "gate", pair)
+        if self.players == 2:
+            seats = (self.baseline, self.candidate) if second else (self.candidate, self.baseline)
+        else:
+            seat = pair % self.players
+            others = [self.field[(pair + i) % len(self.field)] for i in range(self.players - 1)]
+            tested = self.baseline if second else self.candidate
+            seats = tuple(others[:seat] + [tested] + others[seat:])
+        return GameSpec(index=index, seed=seed, seats=seats)
+
+    def tested_seat(self, spec: GameSpec) -> int:
+        """The seat of the candidate or baseline in game ``spec``."""
+        if self.players == 2:
+            return spec.seats.index(self.candidate if spec.index % 2 == 0 else self.baseline)
+        return (spec.index // 2) % self.players
+
+    def __iter__(self):
+        return (self.spec(i) for i in range(self.total))

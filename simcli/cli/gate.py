@@ -1,0 +1,156 @@
+"""``simcli gate CONFIG``: a sequential test of a candidate strategy against a baseline."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from simcli.cli.options import config_overrides, verbosity
+
+PASSED, REGRESSION, UNDECIDED = 0, 1, 3
+
+
+@click.command()
+@click.argument("config_path", metavar="CONFIG", type=click.Path(dir_okay=False))
+@config_overrides
+@click.option("--force", is_flag=True, help="Replace the run in a non-empty output folder.")
+@click.option(
+    "--junit",
+    "junit_path",
+    type=click.Path(dir_okay=False),
+    help="Write the verdict as JUnit XML to this file.",
+)
+@verbosity
+def gate(config_path, out, workers, seed, games, force, junit_path, quiet, verbose) -> None:
+    """Play CANDIDATE against BASELINE (the config's `gate:` section) until the SPRT
+    decides.
+
+    Two-player games are played in seat-swapped pairs on shared seeds and counted as
+    pentanomial pair outcomes; other games compare the two strategies seed by seed in the
+    same seat against the same field. Exit codes: 0 passed (H1 accepted), 1 regression
+    (H0 accepted), 3 no decision within max_games, 2 bad input.
+    """
+    import dataclasses
+
+    from simcli.config import load_config
+    from simcli.errors import ConfigError
+    from simcli.gate.observer import GateObserver
+    from simcli.tournament.output import check_output
+    from simcli.tournament.runner import run_tournament
+
+    config = load_config(config_path, {"seed": seed, "games": games, "workers": workers})
+    if config.gate is None:
+        raise ConfigError(
+            f"{config_path}: no 'gate:' section (candidate, baseline, elo0, "
+            f"elo1, ...); see docs/gating.md"
+        )
+    config = dataclasses.replace(config, gating=True)
+    target = Path(out) if out else Path(config.output + "-gate")
+    check_output(target, force)
+    schedule = config.schedule()
+    spec = config.gate
+    if not quiet:
+        click.echo(
+            f"gate {spec.candidate} vs {spec.baseline} on {config.game}: SPRT elo0 "
+            f"{spec.elo0:g}, elo1 {spec.elo1:g}, alpha {spec.alpha:g}, beta {spec.beta:g}, "
+            f"at most {spec.max_games} games -> {target}",
+            err=True,
+        )
+    observer = GateObserver(spec, schedule)
+    # small ranges, so that few games are in flight when the test decides
+    chunk = max(1, min(spec.batch, 2 * spec.batch // max(config.workers, 1)))
+    result = run_tournament(
+        config,
+        target,
+        force=force,
+        quiet=quiet,
+        verbose=verbose,
+        observer=observer,
+        chunk_size=chunk,
+    )
+    verdict, code, text = summarize(observer, result.tally.games)
+    click.echo(text)
+    _save(target, observer, verdict)
+    if junit_path:
+        from simcli.gate.junit import Case, write_junit
+
+        status = {PASSED: "pass", REGRESSION: "fail", UNDECIDED: "inconclusive"}[code]
+        write_junit(
+            Path(junit_path),
+            "gate",
+            [Case(f"gate {spec.candidate} vs {spec.baseline}", status, text, result.seconds)],
+        )
+    if result.status == "interrupted":
+        raise SystemExit(130)
+    raise SystemExit(code)
+
+
+def summarize(observer, games: int) -> tuple[str, int, str]:
+    from simcli.gate.sprt import elo_estimate
+
+    spec, st = observer.spec, observer.state
+    estimate = elo_estimate(observer.counts)
+    counts = ", ".join(
+        f"{label} {n}" for label, n in zip(observer.labels, observer.counts, strict=True)
+    )
+    unit = "pairs" if len(observer.counts) == 5 else "seeds"
+    if st.verdict == "H1":
+        verdict, code = f"PASSED: H1 accepted ({spec.candidate} is not weaker)", PASSED
+    elif st.verdict == "H0":
+        verdict, code = f"FAILED: H0 accepted ({spec.candidate} regressed)", REGRESSION
+    else:
+        verdict, code = f"NO DECISION within {spec.max_games} games", UNDECIDED
+    lines = [
+        f"games {games}, {unit} counted {observer.pairs}"
+        + (
+            f" ({observer.skipped_pairs} skipped: a game ended in error)"
+            if observer.skipped_pairs
+            else ""
+        ),
+        f"{unit}: {counts}",
+        _elo_line(estimate),
+        f"LLR {st.llr:+.3f} (bounds {st.lower:+.3f}, {st.upper:+.3f}; elo0 {spec.elo0:g}, "
+        f"elo1 {spec.elo1:g}, alpha {spec.alpha:g}, beta {spec.beta:g})",
+        verdict,
+    ]
+    return verdict, code, "\n".join(lines)
+
+
+def _save(target: Path, observer, verdict: str) -> None:
+    import dataclasses
+
+    from simcli.gate.sprt import elo_estimate
+    from simcli.tournament.output import write_json_atomic
+
+    estimate = elo_estimate(observer.counts)
+    write_json_atomic(
+        target / "gate.json",
+        {
+            "gate": dataclasses.asdict(observer.spec),
+            "counts": dict(zip(observer.labels, observer.counts, strict=True)),
+            "pairs": observer.pairs,
+            "skipped_pairs": observer.skipped_pairs,
+            "llr": observer.state.llr,
+            "bounds": [observer.state.lower, observer.state.upper],
+            "elo": {
+                "estimate": estimate.elo,
+                "low": estimate.low,
+                "high": estimate.high,
+                "los": estimate.los,
+            },
+            "verdict": verdict,
+        },
+    )
+
+
+def _elo_line(estimate) -> str:
+    import math
+
+    if not math.isfinite(estimate.elo):
+        side = "won" if estimate.elo > 0 else "lost"
+        return (
+            f"Elo {estimate.elo:+} (every counted {side}: no finite estimate), "
+            f"LOS {estimate.los:.1%}"
+        )
+    return f"Elo {estimate.elo:+.1f} ± {estimate.margin:.1f} (95%), LOS {estimate.los:.1%}"

@@ -1,0 +1,86 @@
+"""``simcli sprt-calc``: the gate's statistics for counts you already have."""
+
+from __future__ import annotations
+
+import click
+
+
+def _counts(text: str, size: int, what: str) -> list[int]:
+    try:
+        values = [int(x) for x in text.split(",")]
+    except ValueError:
+        raise click.BadParameter(f"expected {size} whole numbers separated by commas") from None
+    if len(values) != size or any(v < 0 for v in values):
+        raise click.BadParameter(f"expected {size} counts ({what}) >= 0, got {text!r}")
+    return values
+
+
+@click.command("sprt-calc")
+@click.option("--wins", type=click.IntRange(min=0))
+@click.option("--draws", type=click.IntRange(min=0))
+@click.option("--losses", type=click.IntRange(min=0))
+@click.option(
+    "--pentanomial", metavar="LL,LD,DD+WL,WD,WW", help="Pair counts instead of game counts."
+)
+@click.option("--elo0", type=float, required=True, help="Elo of H0.")
+@click.option("--elo1", type=float, required=True, help="Elo of H1 (above elo0).")
+@click.option(
+    "--alpha",
+    type=click.FloatRange(0, 0.5, min_open=True, max_open=True),
+    default=0.05,
+    show_default=True,
+)
+@click.option(
+    "--beta",
+    type=click.FloatRange(0, 0.5, min_open=True, max_open=True),
+    default=0.05,
+    show_default=True,
+)
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def sprt_calc(wins, draws, losses, pentanomial, elo0, elo1, alpha, beta, as_json) -> None:
+    """LLR, bounds, Elo with 95% interval and LOS for win/draw/loss counts or
+    pentanomial pair counts (fishtest's logistic GSPRT)."""
+    import json
+    import math
+
+    from simcli.gate.sprt import elo_estimate, sprt
+
+    trinomial = (wins, draws, losses)
+    if pentanomial is not None:
+        if any(x is not None for x in trinomial):
+            raise click.UsageError("give either --wins/--draws/--losses or --pentanomial")
+        counts = _counts(pentanomial, 5, "LL,LD,DD+WL,WD,WW")
+    elif any(x is None for x in trinomial):
+        raise click.UsageError("give --wins, --draws and --losses (or --pentanomial)")
+    else:
+        counts = [losses, draws, wins]
+    if elo0 >= elo1:
+        raise click.UsageError("--elo1 must be above --elo0")
+    state = sprt(counts, elo0, elo1, alpha, beta)
+    est = elo_estimate(counts)
+    verdict = {"H1": "H1 accepted", "H0": "H0 accepted", None: "continue"}[state.verdict]
+    if as_json:
+
+        def num(x: float) -> float | None:
+            return x if math.isfinite(x) else None
+
+        click.echo(
+            json.dumps(
+                {
+                    "counts": counts,
+                    "llr": state.llr,
+                    "lower": state.lower,
+                    "upper": state.upper,
+                    "elo": num(est.elo),
+                    "elo_low": num(est.low),
+                    "elo_high": num(est.high),
+                    "los": est.los,
+                    "verdict": verdict,
+                },
+                indent=2,
+            )
+        )
+        return
+    click.echo(f"LLR {state.llr:.3f} (bounds {state.lower:.3f}, {state.upper:.3f}): {verdict}")
+    click.echo(f"Elo {est.elo:+.2f} ± {est.margin:.2f} (95%) [{est.low:+.2f}, {est.high:+.2f}]")
+    click.echo(f"LOS {est.los:.1%}")

@@ -1,0 +1,1 @@
+"""Statistical pass/fail gates: the SPRT of ``simcli gate`` and config assertions."""

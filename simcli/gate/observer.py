@@ -1,0 +1,99 @@
+"""Counting a gate's paired outcomes as they arrive, and the sequential test on them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from simcli.config import GateSpec
+from simcli.gate.sprt import SprtState, bounds, sprt
+from simcli.tournament.schedule import PairedSchedule
+from simcli.tournament.worker import Outcome
+
+PENTANOMIAL = ("LL", "LD", "DD+WL", "WD", "WW")
+TRINOMIAL = ("worse", "equal", "better")
+
+
+def game_share(outcome: Outcome, seat: int) -> float:
+    """The seat's result: its share of first place (1/k of k winners), 0.5 in a
+    two-player draw; 0 for a loss or forfeit."""
+    winners = outcome.winners
+    if not winners:
+        return 0.5 if len(outcome.seats) == 2 else 0.0
+    return 1.0 / len(winners) if seat in winners else 0.0
+
+
+@dataclass
+class GateObserver:
+    """Feeds the SPRT: pentanomial pair counts for two players (candidate's pair score
+    0, 1/4, 1/2, 3/4, 1), trinomial per-seed comparisons otherwise (the candidate did
+    better, equal or worse than the baseline in the same seat against the same field;
+    by first-place share, then by points; solitaire games by points)."""
+
+    spec: GateSpec
+    schedule: PairedSchedule
+    counts: list[int] = field(default_factory=list)
+    pending: dict[int, Outcome] = field(default_factory=dict)
+    pairs: int = 0
+    skipped_pairs: int = 0  # pairs with a game lost to an error
+    state: SprtState | None = None
+    decided_at: int | None = None
+
+    def __post_init__(self) -> None:
+        self.counts = [0] * (5 if self.schedule.players == 2 else 3)
+        lower, upper = bounds(self.spec.alpha, self.spec.beta)
+        self.state = SprtState(0.0, lower, upper)
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        return PENTANOMIAL if len(self.counts) == 5 else TRINOMIAL
+
+    @property
+    def done(self) -> bool:
+        return self.decided_at is not None
+
+    def add(self, index: int, outcome: Outcome) -> None:
+        if self.done:
+            return  # games in flight after the decision are logged, not counted
+        pair = index // 2
+        other = self.pending.pop(pair, None)
+        if other is None:
+            self.pending[pair] = outcome
+            return
+        first, second = (other, outcome) if index % 2 else (outcome, other)
+        if "error" in (first.termination, second.termination):
+            self.skipped_pairs += 1
+        else:
+            self.counts[self._bucket(pair, first, second)] += 1
+            self.pairs += 1
+        if (
+            self.pairs
+            and self.pairs % self.spec.batch == 0
+            or 2 * (pair + 1) >= self.schedule.total
+        ):
+            self.look()
+
+    def _bucket(self, pair: int, first: Outcome, second: Outcome) -> int:
+        sched = self.schedule
+        if sched.players == 2:  # candidate sits in seat 0 of the first game, 1 of the second
+            total = game_share(first, 0) + game_share(second, 1)
+            return round(total * 2)
+        seat = pair % sched.players
+        if sched.players == 1:
+            a, b = first.scores, second.scores
+            key_a = a[0] if a else float("-inf")
+            key_b = b[0] if b else float("-inf")
+        else:
+            key_a = (game_share(first, seat), first.scores[seat] if first.scores else 0)
+            key_b = (game_share(second, seat), second.scores[seat] if second.scores else 0)
+        return 2 if key_a > key_b else 0 if key_a < key_b else 1
+
+    def look(self) -> None:
+        self.state = sprt(
+            self.counts, self.spec.elo0, self.spec.elo1, self.spec.alpha, self.spec.beta
+        )
+        if self.state.verdict is not None:
+            self.decided_at = self.pairs
+
+    def status(self) -> str:
+        st = self.state
+        return f"LLR {st.llr:+.2f} [{st.lower:+.2f}, {st.upper:+.2f}] pairs {self.pairs}"

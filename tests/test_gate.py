@@ -1,0 +1,216 @@
+"""The SPRT against published values and by simulation; the gate end to end."""
+
+from __future__ import annotations
+
+import json
+import math
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from simcli.cli.main import cli
+from simcli.gate.sprt import bounds, elo_estimate, expected_score, llr, sprt
+
+
+def test_trinomial_llr_matches_fastchess() -> None:
+    # W=21404, L=21184, D=40708, elo0=0.5, elo1=2.5 -> LLR -1.57 (counts are [L, D, W])
+    assert llr([21184, 40708, 21404], 0.5, 2.5) == pytest.approx(-1.57, abs=0.005)
+
+
+def test_pentanomial_elo_and_los_match_fastchess() -> None:
+    est = elo_estimate([10789, 19328, 33806, 19402, 10543])
+    assert est.elo == pytest.approx(-0.77, abs=0.005)
+    assert est.margin == pytest.approx(1.28, abs=0.005)
+    assert est.los == pytest.approx(0.118, abs=0.0005)
+
+
+def test_bounds_and_expected_score() -> None:
+    lower, upper = bounds(0.05, 0.05)
+    assert lower == pytest.approx(math.log(0.05 / 0.95))
+    assert upper == pytest.approx(math.log(0.95 / 0.05))
+    assert expected_score(0) == 0.5
+    assert expected_score(400) == pytest.approx(10 / 11)
+
+
+def test_zero_counts_do_not_decide() -> None:
+    assert llr([0, 0, 0, 0, 0], 0, 5) == 0.0
+    one_pair = llr([0, 0, 0, 0, 1], 0, 5)  # one won pair: evidence, but tiny
+    assert 0 < one_pair < 0.1
+    assert sprt([0, 0, 0, 0, 1], 0, 5).verdict is None
+    assert sprt([1, 0, 0], 0, 5).verdict is None
+
+
+def _pair_distribution(elo: float, draw: float = 0.3) -> np.ndarray:
+    """Pentanomial probabilities of two independent games with expected score s(elo)."""
+    s = expected_score(elo)
+    w, l = s - draw / 2, 1 - s - draw / 2  # noqa: E741
+    game = np.array([l, draw, w])  # scores 0, 1/2, 1
+    return np.convolve(game, game)  # pair totals 0, 1/2, 1, 3/2, 2
+
+
+def _simulate(
+    true_elo: float,
+    elo0: float,
+    elo1: float,
+    runs: int,
+    seed: int,
+    batch: int = 10,
+    max_pairs: int = 4000,
+) -> tuple[float, float]:
+    rng = np.random.default_rng(seed)
+    p = _pair_distribution(true_elo)
+    passed, pairs_used = 0, 0
+    for _ in range(runs):
+        counts = np.zeros(5, dtype=np.int64)
+        draws = rng.choice(5, size=max_pairs, p=p)
+        verdict = None
+        for start in range(0, max_pairs, batch):
+            counts += np.bincount(draws[start : start + batch], minlength=5)
+            verdict = sprt(counts.tolist(), elo0, elo1, 0.05, 0.05).verdict
+            if verdict:
+                break
+        passed += verdict == "H1"
+        pairs_used += int(counts.sum())
+    return passed / runs, pairs_used / runs
+
+
+def test_error_rates_by_simulation() -> None:
+    # Synthetic pair outcomes with known Elo (no game engine); a fast version with 300
+    # tests at each hypothesis (benchmarks/bench_sprt_error_rates.py runs >= 2000).
+    at_h0, games_h0 = _simulate(0.0, 0.0, 40.0, 300, seed=1)
+    at_h1, games_h1 = _simulate(40.0, 0.0, 40.0, 300, seed=2)
+    assert at_h0 <= 0.05 + 0.02, (at_h0, games_h0)
+    assert at_h1 >= 1 - 0.05 - 0.02, (at_h1, games_h1)
+
+
+CONFIG = """\
+name: gate-test
+game: libraria
+strategies:
+  - {name: greedy, use: greedy}
+  - {name: random, use: random}
+gate:
+  candidate: CAND
+  baseline: BASE
+  elo0: 0
+  elo1: 10
+  max_games: 400
+  batch: 5
+seed: 3
+workers: 2
+"""
+
+
+def _gate(tmp_path, cand: str, base: str, *extra: str):
+    path = tmp_path / "g.yaml"
+    path.write_text(CONFIG.replace("CAND", cand).replace("BASE", base))
+    out = tmp_path / f"out-{cand}"
+    junit = tmp_path / f"{cand}.xml"
+    result = CliRunner().invoke(
+        cli, ["gate", str(path), "--out", str(out), "-q", "--junit", str(junit), *extra]
+    )
+    return result, out, junit
+
+
+def test_gate_passes_a_stronger_candidate_and_fails_a_weaker_one(tmp_path) -> None:
+    result, out, junit = _gate(tmp_path, "greedy", "random")
+    assert result.exit_code == 0, result.output
+    assert "PASSED" in result.output and "LLR" in result.output
+    info = json.loads((out / "gate.json").read_text())
+    assert info["llr"] >= info["bounds"][1]
+    root = ET.parse(junit).getroot()
+    assert root.tag == "testsuites" and root.get("tests") == "1" and root.get("failures") == "0"
+    case = root.find("testsuite/testcase")
+    assert case is not None and case.get("name") == "gate greedy vs random"
+    assert case.find("failure") is None
+    # the games are logged like any run and replay
+    assert CliRunner().invoke(cli, ["replay", str(out), "--verify"]).exit_code == 0
+
+    result, out, junit = _gate(tmp_path, "random", "greedy")
+    assert result.exit_code == 1, result.output
+    assert "FAILED: H0 accepted" in result.output
+    failure = ET.parse(junit).getroot().find("testsuite/testcase/failure")
+    assert failure is not None and failure.get("type") == "fail"
+
+
+def test_gate_without_decision_exits_3(tmp_path) -> None:
+    path = tmp_path / "g.yaml"
+    text = CONFIG.replace("CAND", "greedy").replace("BASE", "random")
+    path.write_text(text.replace("max_games: 400", "max_games: 4").replace("batch: 5", "batch: 1"))
+    result = CliRunner().invoke(cli, ["gate", str(path), "--out", str(tmp_path / "o"), "-q"])
+    assert result.exit_code == 3, result.output
+    assert "NO DECISION within 4 games" in result.output
+
+
+def test_gate_config_errors(tmp_path) -> None:
+    path = tmp_path / "g.yaml"
+    path.write_text(CONFIG.replace("CAND", "greedyy").replace("BASE", "random"))
+    result = CliRunner().invoke(cli, ["gate", str(path)])
+    assert result.exit_code == 2 and "did you mean 'greedy'" in result.output
+    path.write_text(
+        CONFIG.replace("CAND", "greedy").replace("BASE", "random").replace("elo1: 10", "elo1: -5")
+    )
+    result = CliRunner().invoke(cli, ["gate", str(path)])
+    assert result.exit_code == 2 and "elo1 must be above elo0" in result.output
+    path.write_text("game: libraria\nstrategies: [random, greedy]\n")
+    result = CliRunner().invoke(cli, ["gate", str(path)])
+    assert result.exit_code == 2 and "no 'gate:' section" in result.output
+
+
+def test_solo_gate_compares_seed_by_seed(tmp_path) -> None:
+    path = tmp_path / "solo.yaml"
+    path.write_text(
+        "game: bibliogamo\nplayers: 1\nformat: solo\nstrategies: [greedy, random]\n"
+        "gate: {candidate: greedy, baseline: random, elo0: 0, elo1: 50, max_games: 60, "
+        "batch: 5}\nworkers: 2\nseed: 1\n"
+    )
+    out = tmp_path / "out"
+    result = CliRunner().invoke(cli, ["gate", str(path), "--out", str(out), "-q"])
+    assert result.exit_code == 0, result.output
+    assert "seeds: worse 0" in result.output
+    records = [json.loads(x) for x in (out / "games.jsonl").read_text().splitlines()]
+    for a, b in zip(records[::2], records[1::2], strict=False):
+        assert a["seed"] == b["seed"] and a["setup"] == b["setup"]
+        assert (a["seats"], b["seats"]) == (["greedy"], ["random"])
+
+
+def test_sprt_calc_command() -> None:
+    result = CliRunner().invoke(
+        cli,
+        [
+            "sprt-calc",
+            "--wins",
+            "21404",
+            "--draws",
+            "40708",
+            "--losses",
+            "21184",
+            "--elo0",
+            "0.5",
+            "--elo1",
+            "2.5",
+        ],
+    )
+    assert result.exit_code == 0 and "LLR -1.572" in result.output
+    result = CliRunner().invoke(
+        cli,
+        [
+            "sprt-calc",
+            "--pentanomial",
+            "10789,19328,33806,19402,10543",
+            "--elo0",
+            "-1.75",
+            "--elo1",
+            "0.25",
+            "--json",
+        ],
+    )
+    data = json.loads(result.output)
+    assert data["elo"] == pytest.approx(-0.77, abs=0.005)
+    assert data["los"] == pytest.approx(0.118, abs=0.0005)
+    bad = CliRunner().invoke(
+        cli, ["sprt-calc", "--pentanomial", "1,2", "--elo0", "0", "--elo1", "5"]
+    )
+    assert bad.exit_code == 2
