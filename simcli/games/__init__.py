@@ -11,6 +11,7 @@ from simcli.suggest import did_you_mean
 
 GAMES: dict[str, str] = {
     "libraria": "simcli.games.libraria:Libraria",
+    "ex_libris": "simcli.games.ex_libris:ExLibris",
     "bibliogamo": "simcli.games.bibliogamo:Bibliogamo",
     "adas_library": "simcli.games.adas_library:AdasLibrary",
 }

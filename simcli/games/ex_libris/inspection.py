@@ -1,0 +1,160 @@
+"""The final inspection (Official Library Inspection Form B-7c) on plain shelf data.
+
+A shelf is a mapping ``(row, column) -> card index``; row 0 is the top row and the
+bottom row is the largest row number present. Card indices are in alphabetical order
+(letter, then number), so "follows alphabetically and numerically" is ``index > previous``.
+Face-down cards are a set of positions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+Pos = tuple[int, int]
+
+PROMINENT_PRIZES = (15, 9, 4)
+BANNED_PENALTY = 1
+VARIETY_POINTS = 3
+FOCUS_POINTS = 2
+
+
+@dataclass(frozen=True)
+class ScoreSheet:
+    """One player's column of the inspection form."""
+
+    flipped: tuple[Pos, ...]  # flipped by the alphabetical check
+    counts: tuple[int, ...]  # books per category on face-up cards
+    stability: int
+    prominent: int
+    banned: int  # the penalty, <= 0
+    variety: int
+    focus: int
+    total: int
+    books: int  # face-up books on the shelf (first tie-break)
+    banned_books: int
+
+
+def reading_order(cells: Iterable[Pos]) -> list[Pos]:
+    """Top row left to right, then the next row down."""
+    return sorted(cells)
+
+
+def alphabetical_check(cells: Mapping[Pos, int], down: Iterable[Pos] = ()) -> list[Pos]:
+    """Positions flipped by the check. "Previous" is the last card in reading order that is
+    still face up; face-down cards are skipped; the first face-up card is never flipped."""
+    down = set(down)
+    flipped: list[Pos] = []
+    previous = -1
+    for pos in reading_order(cells):
+        if pos in down:
+            continue
+        card = cells[pos]
+        if card > previous:
+            previous = card
+        else:
+            flipped.append(pos)
+    return flipped
+
+
+def category_counts(
+    cells: Mapping[Pos, int],
+    down: Iterable[Pos],
+    card_books: Sequence[Sequence[int]],
+    categories: int = 6,
+) -> list[int]:
+    down = set(down)
+    counts = [0] * categories
+    for pos, card in cells.items():
+        if pos not in down:
+            for cat in card_books[card]:
+                counts[cat] += 1
+    return counts
+
+
+def stability(cells: Iterable[Pos]) -> int:
+    """Cards in the largest hole-free rectangle that includes bottom-row cards and is at
+    least 2 wide and 2 tall (0 when there is none)."""
+    filled = set(cells)
+    if not filled:
+        return 0
+    bottom = max(r for r, _ in filled)
+    top = min(r for r, _ in filled)
+    cols = sorted({c for _, c in filled})
+    best = 0
+    for height in range(2, bottom - top + 2):
+        rows = range(bottom - height + 1, bottom + 1)
+        run = 0
+        for c in range(cols[0], cols[-1] + 1):
+            if all((r, c) in filled for r in rows):
+                run += 1
+                if run >= 2:
+                    best = max(best, run * height)
+            else:
+                run = 0
+    return best
+
+
+def prominent_awards(counts: Sequence[int], prizes: Sequence[int] = PROMINENT_PRIZES) -> list[int]:
+    """Prizes by place; players tied for a place pool that prize with the following
+    place(s) they occupy and split the pool as evenly as possible, rounding up."""
+    order = sorted(set(counts), reverse=True)
+    awards = [0] * len(counts)
+    place = 0
+    for value in order:
+        tied = [seat for seat, n in enumerate(counts) if n == value]
+        pool = sum(prizes[p] for p in range(place, place + len(tied)) if p < len(prizes))
+        share = -(-pool // len(tied))
+        for seat in tied:
+            awards[seat] = share
+        place += len(tied)
+    return awards
+
+
+def inspect_all(
+    shelves: Sequence[Mapping[Pos, int]],
+    downs: Sequence[Iterable[Pos]],
+    card_books: Sequence[Sequence[int]],
+    prominent: int,
+    banned: int,
+    focuses: Sequence[int],
+    categories: int = 6,
+) -> list[ScoreSheet]:
+    """Score every shelf; ``downs`` are the cards already face down (voluntary flips)."""
+    partial = []
+    for cells, down in zip(shelves, downs, strict=True):
+        down = set(down)
+        flipped = alphabetical_check(cells, down)
+        all_down = down | set(flipped)
+        counts = category_counts(cells, all_down, card_books, categories)
+        partial.append((tuple(flipped), counts, stability(cells)))
+    awards = prominent_awards([p[1][prominent] for p in partial])
+    sheets = []
+    for seat, (flipped, counts, stab) in enumerate(partial):
+        penalty = -BANNED_PENALTY * counts[banned]
+        variety = VARIETY_POINTS * min(n for c, n in enumerate(counts) if c != banned)
+        focus = FOCUS_POINTS * counts[focuses[seat]] if focuses[seat] >= 0 else 0
+        total = stab + awards[seat] + penalty + variety + focus
+        sheets.append(
+            ScoreSheet(
+                flipped=flipped,
+                counts=tuple(counts),
+                stability=stab,
+                prominent=awards[seat],
+                banned=penalty,
+                variety=variety,
+                focus=focus,
+                total=total,
+                books=sum(counts),
+                banned_books=counts[banned],
+            )
+        )
+    return sheets
+
+
+def winners(sheets: Sequence[ScoreSheet], hand_sizes: Sequence[int]) -> tuple[int, ...]:
+    """Highest total; ties: more books on the shelf, then fewer cards in hand, then fewer
+    banned books; a tie that survives all three is a shared win."""
+    keys = [(s.total, s.books, -hand_sizes[seat], -s.banned_books) for seat, s in enumerate(sheets)]
+    best = max(keys)
+    return tuple(seat for seat, key in enumerate(keys) if key == best)

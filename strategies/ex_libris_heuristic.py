@@ -1,0 +1,391 @@
+"""``ex_libris_heuristic``: keeps its shelf alphabetical and chases its focus and Prominent
+Works.
+
+The shelf is planned as a 3-row grid of ``width`` columns (the target): reading-order
+cell ``k`` of ``3 * width`` cells is meant for cards around ``k / (3 * width)`` of the
+way through the alphabet. A card's *misfit* is how many cells it sits away from its ideal
+cell. Shelving decisions add the exact change of the seat's inspection score (books,
+flips, stability, Prominent Works, variety, focus) to a penalty for misfit; placement
+compares home actions with a per-step estimate of every open location; the voluntary
+flips before the inspection are chosen greedily.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from simcli.game import Move, State
+from simcli.games.ex_libris import inspection
+from simcli.games.ex_libris.state import UNKNOWN, ExLibrisState
+from strategies.base import Strategy
+
+Pos = tuple[int, int]
+
+
+class ExLibrisHeuristic(Strategy):
+    name = "ex_libris_heuristic"
+    description = "Ex Libris: alphabetical shelf plan, focus and Prominent Works, greedy flips"
+    games = ("ex_libris",)
+
+    def __init__(self, width: int = 5, misfit: float = 0.6, draw_value: float = 1.6) -> None:
+        if not (isinstance(width, int) and 2 <= width <= 10):
+            raise ValueError("width must be an integer from 2 to 10")
+        self.width = width
+        self.misfit_weight = float(misfit)
+        self.draw_value = float(draw_value)
+
+    def params(self) -> dict[str, Any]:
+        return {"width": self.width, "misfit": self.misfit_weight, "draw_value": self.draw_value}
+
+    # ------------------------------------------------------------------ entry
+
+    def choose(self, view: State, legal_moves: list[Move]) -> Move:
+        st: ExLibrisState = view  # type: ignore[assignment]
+        self._others_key: tuple | None = None
+        head = st.tasks[-1][0] if st.tasks else ""
+        if len(legal_moves) == 1:
+            return legal_moves[0]
+        handler = getattr(self, "_choose_" + head, None)
+        if handler is None:
+            return self._best_by_evaluation(st, legal_moves)
+        return handler(st, legal_moves)
+
+    # ------------------------------------------------------------------ shelf model
+
+    def cells(self) -> int:
+        return 3 * self.width
+
+    def rank(self, st: ExLibrisState, card: int) -> float:
+        """Position of ``card`` in the alphabet, in target cells (0 .. cells)."""
+        return (card + 0.5) * self.cells() / len(st.comps.books)
+
+    def offset(self, st: ExLibrisState, cells: dict[Pos, int]) -> tuple[int, int]:
+        """The placement of the actual shelf inside the target grid that fits best."""
+        if not cells:
+            return (0, 0)
+        rows = [r for r, _ in cells]
+        cols = [c for _, c in cells]
+        h, w = max(rows) + 1, max(cols) + 1
+        best, best_cost = (0, 0), float("inf")
+        for r0 in range(0, max(1, 3 - h + 1)):
+            for c0 in range(0, max(1, self.width - w + 1)):
+                cost = sum(
+                    abs(self.rank(st, card) - self.ideal(r + r0, c + c0))
+                    for (r, c), card in cells.items()
+                )
+                if cost < best_cost:
+                    best, best_cost = (r0, c0), cost
+        return best
+
+    def ideal(self, tr: int, tc: int) -> float:
+        return tr * self.width + tc + 0.5
+
+    def misfit(self, st: ExLibrisState, cells: dict[Pos, int]) -> float:
+        """Total misfit of a shelf, plus a penalty for cells outside the target grid."""
+        if not cells:
+            return 0.0
+        r0, c0 = self.offset(st, cells)
+        total = 0.0
+        for (r, c), card in cells.items():
+            tr, tc = r + r0, c + c0
+            total += abs(self.rank(st, card) - self.ideal(tr, tc))
+            if tc >= self.width or tr > 2:
+                total += 3.0
+        return total
+
+    def book_value(self, st: ExLibrisState, seat: int, card: int) -> float:
+        if card == UNKNOWN:
+            return 1.0
+        value = 0.0
+        for cat in st.comps.books[card].books:
+            if cat == st.focus[seat]:
+                value += 2.0
+            elif cat == st.banned:
+                value -= 1.0
+            elif cat == st.prominent:
+                value += 1.0
+            else:
+                value += 0.5
+        return value
+
+    def score(self, st: ExLibrisState, seat: int, cells: dict[Pos, int]) -> float:
+        """The seat's inspection total with ``cells`` as its shelf (others as they are)."""
+        key = (id(st), st.round, len(st.tasks))
+        if self._others_key != key:
+            self._others_key = key
+            books = [b.books for b in st.comps.books]
+            self._others = [
+                inspection.category_counts(
+                    st.shelves[s],
+                    set(st.down[s]) | set(inspection.alphabetical_check(st.shelves[s], st.down[s])),
+                    books,
+                )[st.prominent]
+                for s in range(st.players)
+                if s != seat
+            ]
+        card_books = st.comps.books
+        down = st.down[seat]
+        flipped = inspection.alphabetical_check(cells, down)
+        hidden = set(down) | set(flipped)
+        counts = [0] * len(st.comps.categories)
+        for pos, card in cells.items():
+            if pos not in hidden:
+                for cat in card_books[card].books:
+                    counts[cat] += 1
+        awards = inspection.prominent_awards([counts[st.prominent], *self._others])
+        variety = 3 * min(n for c, n in enumerate(counts) if c != st.banned)
+        focus = 2 * counts[st.focus[seat]] if st.focus[seat] != UNKNOWN else 0
+        return float(inspection.stability(cells) + awards[0] - counts[st.banned] + variety + focus)
+
+    def value_now(self, st: ExLibrisState, seat: int) -> float:
+        cells = st.shelves[seat]
+        return self.score(st, seat, cells) - self.misfit_weight * self.misfit(st, cells)
+
+    def shelve_value(
+        self, st: ExLibrisState, seat: int, card: int, pos: Pos, before: float | None = None
+    ) -> float:
+        """Change of (inspection score - misfit penalty) when ``card`` goes to ``pos``."""
+        cells = st.shelves[seat]
+        if before is None:
+            before = self.value_now(st, seat)
+        new = dict(cells)
+        new[pos] = card
+        dr, dc = max(0, -pos[0]), max(0, -pos[1])
+        if dr or dc:
+            new = {(r + dr, c + dc): v for (r, c), v in new.items()}
+        after = self.score(st, seat, new) - self.misfit_weight * self.misfit(st, new)
+        if not st.final_round:
+            after += 1.5  # a shelved card is a step towards stability and the final round
+        return after - before
+
+    def best_shelves(
+        self, st: ExLibrisState, seat: int, cards: list[int]
+    ) -> list[tuple[float, int, Pos]]:
+        from simcli.games.ex_libris.shelf import open_positions
+
+        positions = open_positions(st.shelves[seat])
+        before = self.value_now(st, seat)
+        options = []
+        for card in sorted(set(cards)):
+            if card == UNKNOWN:
+                continue
+            for pos in positions:
+                options.append((self.shelve_value(st, seat, card, pos, before), card, pos))
+        options.sort(key=lambda o: (-o[0], o[1], o[2]))
+        return options
+
+    def card_value(self, st: ExLibrisState, seat: int, card: int) -> float:
+        """A card in hand: its books, if it fits an empty target cell that keeps order."""
+        if card == UNKNOWN:
+            return self.draw_value
+        cells = st.shelves[seat]
+        r0, c0 = self.offset(st, cells)
+        target = {(r + r0, c + c0): v for (r, c), v in cells.items()}
+        best_fit = 99.0
+        for k in range(self.cells()):
+            tr, tc = divmod(k, self.width)
+            if (tr, tc) in target:
+                continue
+            before = [v for (r, c), v in target.items() if r * self.width + c < k]
+            after = [v for (r, c), v in target.items() if r * self.width + c > k]
+            if (before and max(before) > card) or (after and min(after) < card):
+                continue
+            best_fit = min(best_fit, abs(self.rank(st, card) - self.ideal(tr, tc)))
+        if best_fit > 90:
+            return 0.2 * self.book_value(st, seat, card)
+        return self.book_value(st, seat, card) + 1.5 - self.misfit_weight * best_fit
+
+    # ------------------------------------------------------------------ decisions
+
+    def _choose_place(self, st: ExLibrisState, moves: list[Move]) -> Move:
+        seat = self.seat
+        draw = self.draw_value * (0.15 if st.final_round else 1.0)
+        shelves = {
+            (card, pos): value for value, card, pos in self.best_shelves(st, seat, st.hands[seat])
+        }
+        best_move, best_value = moves[0], float("-inf")
+        for move in moves:
+            kind = move[0].lstrip("s") if isinstance(move, list) else ""
+            if kind == "home" and move[1] == "draw":
+                value = draw
+            elif kind == "home" and move[1] == "shelve":
+                card = st.card_of(move[2])
+                value = shelves.get((card, (move[3], move[4])), -99.0)
+            elif kind == "home":
+                value = draw + max(shelves.values(), default=0.0)
+            elif kind == "loc":
+                value = self.location_value(st, seat, move[1], shelves, draw)
+            else:
+                value = 0.0
+            if move[0].startswith("s"):
+                value += 0.01  # use the special assistant when it is as good
+            if value > best_value:
+                best_move, best_value = move, value
+        return best_move
+
+    def location_value(
+        self,
+        st: ExLibrisState,
+        seat: int,
+        number: int,
+        shelves: dict[tuple[int, Pos], float],
+        draw: float,
+    ) -> float:
+        tile = st.comps.location_index(number)
+        loc = st.comps.locations[tile]
+        area = sorted((self.card_value(st, seat, c) for c in st.area[tile]), reverse=True)
+        if loc.delayed:
+            # others there before us pick first
+            area = area[len(st.occupants[tile]) :]
+        hand_values = sorted(self.card_value(st, seat, c) for c in st.hands[seat])
+        per_card: dict[int, float] = {}
+        for (card, _pos), v in shelves.items():
+            per_card[card] = max(per_card.get(card, -99.0), v)
+        best_shelves = sorted(per_card.values(), reverse=True)
+        value = 0.0
+        shelved = 0
+        for step in loc.effect:
+            op, n = step.op, step.n
+            if op == "draw":
+                value += n * draw
+            elif op == "draw_per_assistant":
+                value += (st.out_count(seat) + 1) * draw + 0.3
+            elif op in ("take", "search_discard"):
+                pool = (
+                    area
+                    if op == "take"
+                    else sorted(
+                        (self.card_value(st, seat, c) for c in st.discard[-n:]), reverse=True
+                    )
+                )
+                count = n if op == "take" else 1
+                value += sum(v for v in pool[:count])
+            elif op in ("shelve", "shelve_taken"):
+                gains = [g for g in best_shelves[shelved : shelved + n] if g > 0]
+                if op == "shelve_taken":
+                    gains = gains[:1]
+                    value += 0.5 * sum(gains)
+                else:
+                    value += sum(gains)
+                shelved += n
+            elif op == "swap":
+                if area and hand_values:
+                    value += max(0.0, area[0] - hand_values[0])
+            elif op == "discard_draw":
+                weak = [v for v in hand_values[:n] if v < draw]
+                value += sum(draw - v for v in weak) * 0.7
+            elif op == "draw_keep":
+                value += step.k * draw * 1.3
+        if loc.delayed:
+            value *= 0.9
+        return value
+
+    def _choose_shelve(self, st: ExLibrisState, moves: list[Move]) -> Move:
+        task = st.tasks[-1]
+        cards = sorted({st.card_of(m[1]) for m in moves if m != "pass"})
+        for value, card, (r, c) in self.best_shelves(st, self.seat, cards):
+            move = [task[0] if task[0] == "shelve" else "shelve", st.card_name(card), r, c]
+            if value > 0 and move in moves:
+                return move
+            break
+        return "pass"
+
+    def _choose_home_action(self, st: ExLibrisState, moves: list[Move]) -> Move:
+        choice = self._choose_shelve(st, [m for m in moves if m != ["draw"]] + ["pass"])
+        return ["draw"] if choice == "pass" else choice
+
+    def _pick_card(self, st: ExLibrisState, moves: list[Move], best: bool = True) -> Move:
+        scored = sorted(
+            moves,
+            key=lambda m: (self.card_value(st, self.seat, st.card_of(m[1])), m[1]),
+            reverse=best,
+        )
+        return scored[0]
+
+    def _choose_take(self, st: ExLibrisState, moves: list[Move]) -> Move:
+        return self._pick_card(st, moves)
+
+    _choose_search = _choose_take
+
+    def _choose_discard(self, st: ExLibrisState, moves: list[Move]) -> Move:
+        return self._pick_card(st, moves, best=False)
+
+    def _choose_give(self, st: ExLibrisState, moves: list[Move]) -> Move:
+        return self._pick_card(st, moves, best=False)
+
+    def _choose_discard_draw(self, st: ExLibrisState, moves: list[Move]) -> Move:
+        cards = [m for m in moves if m != "done"]
+        if not cards or st.final_round:
+            return "done"
+        worst = self._pick_card(st, cards, best=False)
+        if self.card_value(st, self.seat, st.card_of(worst[1])) < self.draw_value * 0.8:
+            return worst
+        return "done"
+
+    def _choose_swap(self, st: ExLibrisState, moves: list[Move]) -> Move:
+        best, best_gain = "pass", 0.3
+        for move in moves:
+            if move == "pass":
+                continue
+            gain = self.card_value(st, self.seat, st.card_of(move[2])) - self.card_value(
+                st, self.seat, st.card_of(move[1])
+            )
+            if gain > best_gain:
+                best, best_gain = move, gain
+        return best
+
+    def _choose_bid(self, st: ExLibrisState, moves: list[Move]) -> Move:
+        weak = sum(1 for c in st.hands[self.seat] if self.card_value(st, self.seat, c) < 0.5)
+        bid = min(weak, 1, moves[-1][1])
+        return ["bid", bid]
+
+    def _choose_flip(self, st: ExLibrisState, moves: list[Move]) -> Move:
+        seat = self.seat
+        base = st.inspect()[seat].total
+        best, best_total = "done", base
+        for move in moves:
+            if move == "done":
+                continue
+            trial = st.clone()
+            trial.apply(move)
+            total = trial.inspect()[seat].total
+            if total > best_total:
+                best, best_total = move, total
+        return best
+
+    def _choose_library(self, st: ExLibrisState, moves: list[Move]) -> Move:
+        order = ["bookworm", "automaton", "gargoyle", "imp", "wisp", "dragon"]
+        names = {lib.name: lib.ability for lib in st.comps.libraries}
+        return min(
+            moves,
+            key=lambda m: order.index(names[m[1]]) if names[m[1]] in order else len(order),
+        )
+
+    def _choose_name_category(self, st: ExLibrisState, moves: list[Move]) -> Move:
+        focus = st.comps.categories[st.focus[self.seat]].code
+        return ["name", focus] if ["name", focus] in moves else moves[0]
+
+    def _choose_entomb(self, st: ExLibrisState, moves: list[Move]) -> Move:
+        seat = self.seat
+        base = st.inspect()[seat].total
+        best, best_total = "pass", base
+        for move in moves:
+            if move == "pass":
+                continue
+            trial = st.clone()
+            trial.apply(move)
+            total = trial.inspect()[seat].total
+            if total > best_total:
+                best, best_total = move, total
+        return best
+
+    def _best_by_evaluation(self, st: ExLibrisState, moves: list[Move]) -> Move:
+        game = self.game
+        best, best_value = moves[0], float("-inf")
+        for move in moves:
+            trial = st.clone()
+            trial.apply(move)
+            value = game.evaluate(trial, self.seat)
+            if value > best_value:
+                best, best_value = move, value
+        return best
