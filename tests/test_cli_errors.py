@@ -41,7 +41,7 @@ def run_config(tmp_path: Path, text: str, *extra: str):
     path = tmp_path / "c.yaml"
     path.write_text(text)
     out = tmp_path / "out"
-    result = invoke("run", str(path), "--out", str(out), "-q", *extra)
+    result = invoke("run", str(path), "--out", str(out), "-q", "--no-plots", *extra)
     return result, out
 
 

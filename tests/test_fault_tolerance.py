@@ -80,6 +80,8 @@ def records(out: Path) -> list[dict]:
 
 
 def invoke(*args: str):
+    if args and args[0] == "run":
+        args = (*args, "--no-plots")
     return CliRunner().invoke(cli, list(args))
 
 
@@ -148,6 +150,7 @@ def _spawn_run(config: Path, out: Path, *extra: str) -> subprocess.Popen:
             "--out",
             str(out),
             "-q",
+            "--no-plots",
             "--workers",
             "2",
             *extra,

@@ -42,7 +42,7 @@ class Cheater(Strategy):
 def run(tmp_path: Path, text: str, *args: str):
     path = tmp_path / "c.yaml"
     path.write_text(text)
-    return CliRunner().invoke(cli, ["run", str(path), "-q", *args])
+    return CliRunner().invoke(cli, ["run", str(path), "-q", "--no-plots", *args])
 
 
 def test_same_records_for_any_worker_count(tmp_path) -> None:
@@ -78,7 +78,9 @@ def test_run_files_and_summary(tmp_path) -> None:
     assert "simcli" in info["versions"]
     log_text = (out / "run.log").read_text()
     assert "run 'det': 30 games" in log_text and "run complete" in log_text
-    assert "win rate" in result.output and "as seat 1" in result.output
+    assert "win rate" in result.output and "Seat bias" in result.output
+    assert (out / "summary.json").is_file() and (out / "report.md").is_file()
+    assert (out / "plots").is_dir()
     # seat balance: every strategy played 20 games, 10 in each seat
     for record in map(json.loads, (out / "games.jsonl").read_text().splitlines()):
         assert set(record) >= {
@@ -188,8 +190,9 @@ def test_records_match_the_json_schema(tmp_path) -> None:
 
     schema = json.loads(SCHEMA_PATH.read_text())
     (tmp_path / "bad.py").write_text(BAD_STRATEGIES)
-    text = CONFIG.replace("{name: noisy, use: greedy, params: {epsilon: 0.5}}",
-                          "{name: cheater, use: bad.py:Cheater}")
+    text = CONFIG.replace(
+        "{name: noisy, use: greedy, params: {epsilon: 0.5}}", "{name: cheater, use: bad.py:Cheater}"
+    )
     out = tmp_path / "out"
     assert run(tmp_path, text, "--workers", "0", "--out", str(out)).exit_code == 0
     lines = (out / "games.jsonl").read_text().splitlines()

@@ -13,6 +13,7 @@ from simcli.cli.bench import bench
 from simcli.cli.gate import gate
 from simcli.cli.list_cmd import list_cmd
 from simcli.cli.replay import replay
+from simcli.cli.report import report
 from simcli.cli.run import run
 from simcli.cli.sprt_calc import sprt_calc
 from simcli.cli.validate import validate
@@ -62,6 +63,7 @@ def cli() -> None:
 cli.add_command(run)
 cli.add_command(validate)
 cli.add_command(replay)
+cli.add_command(report)
 cli.add_command(list_cmd)
 cli.add_command(bench)
 cli.add_command(gate)

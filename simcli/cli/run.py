@@ -35,6 +35,12 @@ from simcli.cli.options import config_overrides, verbosity
     metavar="ADDRESS",
     help="Dask scheduler address for --executor dask, e.g. tcp://10.0.0.5:8786.",
 )
+@click.option(
+    "--plots/--no-plots",
+    default=True,
+    show_default=True,
+    help="Draw the report's PNG plots into OUT/plots.",
+)
 @verbosity
 def run(
     config_path,
@@ -47,13 +53,14 @@ def run(
     move_time_limit,
     executor,
     scheduler,
+    plots,
     quiet,
     verbose,
 ) -> None:
     """Play the tournament described by CONFIG (a YAML file).
 
     Writes OUT/games.jsonl (one replayable record per game), OUT/run.json and OUT/run.log,
-    then prints a summary. Exit codes: 0 done; 1 a game ended in an error of a rules
+    then the report (OUT/summary.json, OUT/report.md, OUT/plots/) and prints its summary. Exit codes: 0 done; 1 a game ended in an error of a rules
     module or a lost worker; 2 bad input; 130 interrupted (resume with --resume).
     """
     from simcli.config import load_config
@@ -97,11 +104,17 @@ def run(
         raise SimcliError(f"{target}: {exc.strerror or exc}") from None
     if result.resumed_from and not quiet:
         click.echo(f"resumed after {result.resumed_from} games already played", err=True)
+    from simcli.report.api import report_run_folder
+
+    text = report_run_folder(target, plots=plots)
     if not quiet:
-        click.echo(result.tally.table(config.players, [s.name for s in config.strategies]))
+        click.echo(text)
         played = result.tally.games - result.resumed_from
         rate = played / result.seconds if result.seconds else 0.0
-        click.echo(f"{result.seconds:.1f} s, {rate:.0f} games/s; log: {target / 'games.jsonl'}")
+        click.echo(
+            f"{result.seconds:.1f} s, {rate:.0f} games/s; games: {target / 'games.jsonl'}"
+            f"; report: {target / 'report.md'}"
+        )
     if result.affected:
         click.echo(
             f"{len(result.affected)} game(s) affected by failing workers "

@@ -1,0 +1,163 @@
+"""The report entry points used by ``simcli report`` and at the end of ``simcli run``."""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from simcli.report.io import ReportError, strategy_order
+from simcli.report.render import FORMATS, render
+from simcli.stats.aggregate import DEFAULT_MAX_PENDING, Aggregator
+from simcli.stats.analysis import summarize
+
+log = logging.getLogger(__name__)
+
+#: Files written by :func:`write_report` per format.
+FILE_NAMES = {
+    "json": "summary.json",
+    "markdown": "report.md",
+    "csv": "summary.csv",
+    "text": "report.txt",
+}
+
+
+def build_summary(
+    records: Iterable[Mapping[str, Any]],
+    *,
+    run_info: Mapping[str, Any] | None = None,
+    source: str | None = None,
+    ci_method: str = "wilson",
+    confidence: float = 0.95,
+    alpha: float = 0.05,
+    correction: str = "bh",
+    max_pending: int = DEFAULT_MAX_PENDING,
+    validate: bool = True,
+) -> dict:
+    """Stream ``records`` once and return the summary dict (``summary.json`` content).
+
+    ``validate=False`` skips the per-record check when the records come from
+    :func:`simcli.report.io.iter_records`, which already validated them."""
+    agg = Aggregator(
+        strategy_order=strategy_order(dict(run_info) if run_info else None), max_pending=max_pending
+    )
+    for rec in records:
+        agg.add(rec, validate=validate)  # type: ignore[arg-type]
+    return summarize(
+        agg,
+        ci_method=ci_method,
+        confidence=confidence,
+        alpha=alpha,
+        correction=correction,
+        run_info=run_info,
+        source=source,
+    )
+
+
+def write_report(
+    records: Iterable[Mapping[str, Any]],
+    out_dir: str | Path,
+    *,
+    run_info: Mapping[str, Any] | None = None,
+    plots: bool = True,
+    formats: Sequence[str] = ("json", "markdown"),
+    print_format: str = "text",
+    ci_method: str = "wilson",
+    confidence: float = 0.95,
+    alpha: float = 0.05,
+    correction: str = "bh",
+    source: str | None = None,
+    max_pending: int = DEFAULT_MAX_PENDING,
+    validate: bool = True,
+) -> str:
+    """Compute the report from ``records`` (one pass) and write it into ``out_dir``.
+
+    Always writes ``summary.json`` and ``report.md``; ``formats`` may add ``"csv"``
+    (``summary.csv``) and ``"text"`` (``report.txt``). With ``plots`` the PNG files are
+    written too and linked from ``report.md``. Returns the report rendered in
+    ``print_format`` (text, markdown, json or csv) for printing.
+
+    Raises :class:`~simcli.errors.RecordError` for bad records and
+    :class:`~simcli.report.io.ReportError` when ``out_dir`` cannot be written.
+    """
+    if print_format not in FORMATS:
+        raise ValueError(f"unknown format {print_format!r}")
+    unknown = set(formats) - set(FILE_NAMES)
+    if unknown:
+        raise ValueError(f"unknown report file format(s): {', '.join(sorted(unknown))}")
+    summary = build_summary(
+        records,
+        run_info=run_info,
+        source=source,
+        ci_method=ci_method,
+        confidence=confidence,
+        alpha=alpha,
+        correction=correction,
+        max_pending=max_pending,
+        validate=validate,
+    )
+    out = Path(out_dir)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ReportError(
+            f"{out}: cannot create the report folder ({exc.strerror or exc})"
+        ) from exc
+    summary["plots"] = []
+    if plots:
+        try:
+            summary["plots"] = make_plots_safe(summary, out)
+        except OSError as exc:
+            raise ReportError(f"{out}: cannot write plots ({exc.strerror or exc})") from exc
+    wanted = dict.fromkeys(["json", "markdown", *formats])
+    for fmt in wanted:
+        _write(out / FILE_NAMES[fmt], render(summary, fmt))
+    return render(summary, print_format, detail=print_format != "text")
+
+
+def make_plots_safe(summary: dict, out: Path) -> list[dict]:
+    """Plots, where a plotting failure becomes a note instead of losing the report."""
+    from simcli.report.plots import make_plots
+
+    try:
+        return make_plots(summary, out)
+    except OSError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a plot bug must not lose a long run's report
+        log.warning("plots failed: %s", exc)
+        summary["notes"].append(f"plots could not be drawn: {type(exc).__name__}: {exc}")
+        return []
+
+
+def _write(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise ReportError(f"{path}: cannot write ({exc.strerror or exc})") from exc
+
+
+def report_run_folder(out_dir: str | Path, *, plots: bool = True) -> str:
+    """Write ``summary.json``, ``report.md`` (and plots) for the run in ``out_dir`` from its
+    ``games.jsonl`` and ``run.json``; return the compact text form. Used at the end of
+    ``simcli run`` (also after an interruption: the report then covers the games played)."""
+    import json
+
+    from simcli.report.io import iter_records
+
+    out = Path(out_dir)
+    try:
+        run_info = json.loads((out / "run.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        run_info = None
+    return write_report(
+        iter_records(out / "games.jsonl"),
+        out,
+        run_info=run_info,
+        plots=plots,
+        validate=False,
+        source=str(out / "games.jsonl"),
+    )

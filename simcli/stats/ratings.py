@@ -1,0 +1,510 @@
+"""Bradley-Terry and Plackett-Luce ratings with a seat effect, on the Elo scale.
+
+Model. Every game is a finishing order of its seats. A strategy ``i`` in seat ``s`` has
+strength ``exp(r_i + h_s)``; the probability of an order is the Plackett-Luce product
+``prod_j exp(eta_(j)) / sum_{l >= j} exp(eta_(l))`` over the finishing positions. With
+two seats this is Bradley-Terry with a home advantage: ``P(seat 0 wins) =
+1 / (1 + exp(-(r_a - r_b + h_0 - h_1)))``. Seat 0 is the reference (``h_0 = 0``).
+
+Ties (draws, shared places) are split into all orders of the tied seats, each with an
+equal share of the game's weight; for two players a draw is half a win and half a loss,
+the usual Elo convention.
+
+Ratings are reported in Elo points, ``400 / ln 10`` per natural-log unit, relative to an
+anchor strategy fixed at 0 (the first strategy in report order of each connected group
+of strategies). Intervals come from the observed information (inverse Hessian of the
+negative log-likelihood at the maximum).
+
+If the maximum-likelihood estimate does not exist (a strategy or a seat won or lost
+every game it played), the fit is repeated with one virtual all-tied game per distinct
+seating, which keeps estimates finite; the fit then says so in ``note``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import optimize, stats
+
+from simcli.stats.intervals import Interval
+from simcli.stats.significance import TestResult
+
+#: Elo points per natural-log unit of strength.
+ELO_PER_NAT = 400.0 / math.log(10.0)
+
+#: Largest |parameter| (natural units) accepted before the fit is declared separated.
+_SEPARATION_LIMIT = 9.0
+
+#: A finishing-order observation: strategy name per seat, finishing rank per seat
+#: (0 = first; equal ranks are ties), weight (number of games).
+OrderData = Mapping[tuple[tuple[str, ...], tuple[int, ...]], float]
+
+
+@dataclass
+class RatingFit:
+    """The result of :func:`bt_fit` / :func:`pl_fit`. All values in Elo."""
+
+    model: str
+    names: list[str]
+    anchors: list[str]
+    ratings: list[float | None]
+    se: list[float | None]
+    cov: np.ndarray | None  # names x names, Elo^2 (rows of unrated names are 0)
+    seats: int
+    seat_effects: list[float] | None  # per seat, relative to seat 0
+    seat_se: list[float | None] | None
+    loglik: float
+    converged: bool
+    games: float
+    prior_games: float = 0.0
+    notes: list[str] = field(default_factory=list)
+
+    def rating_interval(self, name: str, confidence: float = 0.95) -> Interval:
+        i = self.names.index(name)
+        return _normal_interval(self.ratings[i], self.se[i], self.games, confidence)
+
+    def seat_interval(self, seat: int, confidence: float = 0.95) -> Interval:
+        if self.seat_effects is None or self.seat_se is None:
+            return Interval(None, None, None, self.games, "wald", confidence, "no seat effect")
+        return _normal_interval(self.seat_effects[seat], self.seat_se[seat], self.games, confidence)
+
+    def first_seat_advantage(self, confidence: float = 0.95) -> Interval:
+        """Two seats: how many Elo points sitting in seat 0 is worth over seat 1."""
+        if self.seats != 2 or self.seat_effects is None or self.seat_se is None:
+            return Interval(None, None, None, self.games, "wald", confidence, "not two seats")
+        est = -self.seat_effects[1]
+        return _normal_interval(est, self.seat_se[1], self.games, confidence)
+
+    def to_dict(self, confidence: float = 0.95) -> dict:
+        rows = []
+        for i, name in enumerate(self.names):
+            iv = self.rating_interval(name, confidence)
+            row = {
+                "name": name,
+                "elo": self.ratings[i],
+                "se": self.se[i],
+                "low": iv.low,
+                "high": iv.high,
+            }
+            if self.ratings[i] is None:
+                row["note"] = "not rated: no games against other strategies"
+            elif name in self.anchors:
+                row["note"] = "anchor (fixed at 0)"
+            rows.append(row)
+        seat_rows = None
+        if self.seat_effects is not None:
+            seat_rows = []
+            for s in range(self.seats):
+                iv = self.seat_interval(s, confidence)
+                seat_rows.append(
+                    {
+                        "seat": s,
+                        "elo": self.seat_effects[s],
+                        "se": self.seat_se[s] if self.seat_se else None,
+                        "low": iv.low,
+                        "high": iv.high,
+                    }
+                )
+        return {
+            "model": self.model,
+            "scale": "Elo (400/ln 10 per natural unit)",
+            "anchors": self.anchors,
+            "ratings": rows,
+            "seat_effects": seat_rows,
+            "loglik": self.loglik,
+            "converged": self.converged,
+            "games": self.games,
+            "prior_games": self.prior_games,
+            "notes": list(self.notes),
+        }
+
+
+def _normal_interval(est, se, n, confidence) -> Interval:
+    if est is None:
+        return Interval(None, None, None, n, "wald", confidence, "not estimable")
+    if se is None or not math.isfinite(se):
+        return Interval(est, None, None, n, "wald", confidence, "no standard error")
+    z = float(stats.norm.ppf(0.5 + confidence / 2))
+    return Interval(est, est - z * se, est + z * se, n, "wald", confidence)
+
+
+def elo_diff(fit: RatingFit, a: str, b: str, confidence: float = 0.95) -> Interval:
+    """Rating of ``a`` minus rating of ``b`` with a Wald interval (uses the covariance)."""
+    i, j = fit.names.index(a), fit.names.index(b)
+    ra, rb = fit.ratings[i], fit.ratings[j]
+    if ra is None or rb is None or fit.cov is None:
+        return Interval(None, None, None, fit.games, "wald", confidence, "not rated")
+    if _component(fit, a) != _component(fit, b):
+        return Interval(None, None, None, fit.games, "wald", confidence, "never compared")
+    var = fit.cov[i, i] + fit.cov[j, j] - 2 * fit.cov[i, j]
+    return _normal_interval(ra - rb, math.sqrt(max(var, 0.0)), fit.games, confidence)
+
+
+def _component(fit: RatingFit, name: str) -> int:
+    comps = getattr(fit, "_components", None)
+    return comps[name] if comps else 0
+
+
+def expected_score(elo_difference: float) -> float:
+    """Bradley-Terry probability that a player ``elo_difference`` points stronger wins."""
+    return 1.0 / (1.0 + 10.0 ** (-elo_difference / 400.0))
+
+
+# ----------------------------------------------------------------------------- data
+
+
+def cells_to_orders(
+    cells: Iterable[tuple[str, str, float, float]],
+) -> dict[tuple[tuple[str, ...], tuple[int, ...]], float]:
+    """Two-player cells ``(seat-0 strategy, seat-1 strategy, games, seat-0 score)``
+    -> finishing orders (draws already counted as half a point in the score)."""
+    out: dict = {}
+    for a, b, n, s in cells:
+        if n <= 0:
+            continue
+        if s < 0 or s > n:
+            raise ValueError(f"score {s} outside 0..{n}")
+        key = (a, b)
+        if s > 0:
+            out[(key, (0, 1))] = out.get((key, (0, 1)), 0.0) + s
+        if n - s > 0:
+            out[(key, (1, 0))] = out.get((key, (1, 0)), 0.0) + (n - s)
+    return out
+
+
+def _expand_ranks(ranks: Sequence[int]) -> list[tuple[int, ...]]:
+    """All finishing orders (seat lists, best first) consistent with ``ranks``."""
+    levels = sorted(set(ranks))
+    groups = [[s for s, r in enumerate(ranks) if r == lv] for lv in levels]
+    return [
+        tuple(itertools.chain.from_iterable(p))
+        for p in itertools.product(*(itertools.permutations(g) for g in groups))
+    ]
+
+
+def ranks_to_orders(data: OrderData) -> dict[tuple[tuple[str, ...], tuple[int, ...]], float]:
+    """Rank observations -> strict orders with tie weights split equally."""
+    out: dict = {}
+    for (strats, ranks), w in data.items():
+        if w <= 0:
+            continue
+        if len(strats) != len(ranks):
+            raise ValueError("strategies and ranks differ in length")
+        orders = _expand_ranks(ranks)
+        share = w / len(orders)
+        for order in orders:
+            key = (tuple(strats), order)
+            out[key] = out.get(key, 0.0) + share
+    return out
+
+
+# ----------------------------------------------------------------------------- fitting
+
+
+class _Problem:
+    """Arrays for the vectorised Plackett-Luce likelihood."""
+
+    def __init__(self, orders: Mapping, names: list[str], n_seats: int, seat: bool, anchors):
+        self.n = n_seats
+        keys = list(orders)
+        self.w = np.array([orders[k] for k in keys], dtype=float)
+        index = {nm: i for i, nm in enumerate(names)}
+        free = [nm for nm in names if nm not in anchors]
+        self.free = free
+        pos = {nm: i for i, nm in enumerate(free)}
+        n_r = len(free)
+        n_h = n_seats - 1 if seat else 0
+        self.n_r, self.n_h = n_r, n_h
+        P = n_r + n_h
+        K = len(keys)
+        X = np.zeros((K, n_seats, max(P, 1)))
+        for k, (strats, order) in enumerate(keys):
+            for j, s in enumerate(order):
+                nm = strats[s]
+                if nm not in index:
+                    raise ValueError(f"unknown strategy {nm!r}")
+                if nm in pos:
+                    X[k, j, pos[nm]] += 1.0
+                if seat and s > 0:
+                    X[k, j, n_r + s - 1] += 1.0
+        self.X = X[:, :, :P] if P else X[:, :, :0]
+        self.P = P
+
+    def nll(self, beta: np.ndarray) -> tuple[float, np.ndarray]:
+        eta = self.X @ beta if self.P else np.zeros(self.X.shape[:2])
+        n = self.n
+        ll = 0.0
+        G = np.zeros_like(eta)
+        for j in range(n - 1):
+            tail = eta[:, j:]
+            m = tail.max(axis=1, keepdims=True)
+            e = np.exp(tail - m)
+            s = e.sum(axis=1, keepdims=True)
+            lse = (m + np.log(s))[:, 0]
+            ll += float(np.dot(self.w, eta[:, j] - lse))
+            pi = e / s
+            G[:, j] += 1.0
+            G[:, j:] -= pi
+        grad = -np.einsum("k,ki,kip->p", self.w, G, self.X) if self.P else np.zeros(0)
+        return -ll, grad
+
+    def hess(self, beta: np.ndarray) -> np.ndarray:
+        if not self.P:
+            return np.zeros((0, 0))
+        eta = self.X @ beta
+        n = self.n
+        H = np.zeros((self.P, self.P))
+        for j in range(n - 1):
+            tail = eta[:, j:]
+            e = np.exp(tail - tail.max(axis=1, keepdims=True))
+            pi = e / e.sum(axis=1, keepdims=True)
+            Xt = self.X[:, j:, :]
+            mean = np.einsum("ki,kip->kp", pi, Xt)
+            second = np.einsum("ki,kip,kiq->kpq", pi, Xt, Xt)
+            cov = second - np.einsum("kp,kq->kpq", mean, mean)
+            H += np.einsum("k,kpq->pq", self.w, cov)
+        return H
+
+
+def _components(orders: Mapping, names: list[str]) -> list[list[str]]:
+    parent = {nm: nm for nm in names}
+
+    def find(x):
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for strats, _order in orders:
+        first = strats[0]
+        for other in strats[1:]:
+            ra, rb = find(first), find(other)
+            if ra != rb:
+                parent[rb] = ra
+    comps: dict[str, list[str]] = {}
+    for nm in names:
+        comps.setdefault(find(nm), []).append(nm)
+    return list(comps.values())
+
+
+def _fit_orders(
+    orders: Mapping,
+    names: list[str],
+    n_seats: int,
+    *,
+    seat: bool,
+    model: str,
+    anchor: str | None,
+    prior: float,
+    x0: np.ndarray | None = None,
+) -> RatingFit:
+    comps = _components(orders, names)
+    # one anchor per connected component: `anchor` if in it, else its first name
+    anchors = []
+    for comp in comps:
+        anchors.append(anchor if anchor in comp else comp[0])
+    singletons = {comp[0] for comp in comps if len(comp) == 1}
+    data = dict(orders)
+    if prior > 0:
+        seen = {strats for strats, _ in orders}
+        for strats in seen:
+            ties = ranks_to_orders({(strats, tuple([0] * n_seats)): prior})
+            for k, v in ties.items():
+                data[k] = data.get(k, 0.0) + v
+    prob = _Problem(data, names, n_seats, seat, set(anchors))
+    games = float(sum(orders.values()))
+    if x0 is None or len(x0) != prob.P:
+        x0 = np.zeros(prob.P)
+    converged = True
+    if prob.P:
+        res = optimize.minimize(
+            prob.nll,
+            x0,
+            jac=True,
+            hess=prob.hess,
+            method="trust-exact",
+            options={"gtol": 1e-7, "maxiter": 500},
+        )
+        beta = res.x
+        converged = bool(res.success) or float(np.max(np.abs(res.jac))) < 1e-5
+        loglik = -float(res.fun)
+    else:
+        beta = x0
+        loglik = -prob.nll(beta)[0]
+    separated = prob.P and float(np.max(np.abs(beta))) > _SEPARATION_LIMIT
+    if (separated or not converged) and prior == 0:
+        fit = _fit_orders(orders, names, n_seats, seat=seat, model=model, anchor=anchor, prior=1.0)
+        fit.notes.insert(
+            0,
+            "the maximum-likelihood estimate does not exist (a strategy or seat won or "
+            "lost every game); ratings use one virtual all-tied game per seating",
+        )
+        return fit
+    notes = []
+    cov_free = None
+    if prob.P:
+        H = prob.hess(beta)
+        eig = np.linalg.eigvalsh((H + H.T) / 2)
+        if not np.all(np.isfinite(eig)) or eig[0] <= 1e-9 * max(eig[-1], 1e-300):
+            notes.append(
+                "observed information is singular (seats and strategies are confounded, "
+                "or too few games): no intervals"
+            )
+        else:
+            cov_free = np.linalg.inv(H)
+    if not converged:
+        notes.append("optimiser did not converge")
+    k2 = ELO_PER_NAT
+    pos = {nm: i for i, nm in enumerate(prob.free)}
+    ratings: list[float | None] = []
+    se: list[float | None] = []
+    cov = np.zeros((len(names), len(names)))
+    for nm in names:
+        if nm in singletons and len(names) > 1:
+            ratings.append(None)
+            se.append(None)
+        elif nm in pos:
+            ratings.append(float(beta[pos[nm]] * k2))
+            se.append(
+                float(math.sqrt(cov_free[pos[nm], pos[nm]]) * k2) if cov_free is not None else None
+            )
+        else:
+            ratings.append(0.0)
+            se.append(0.0)
+    if cov_free is not None:
+        for i, a in enumerate(names):
+            for j, b in enumerate(names):
+                if a in pos and b in pos:
+                    cov[i, j] = cov_free[pos[a], pos[b]] * k2 * k2
+    seat_effects = seat_se = None
+    if seat and n_seats > 1:
+        seat_effects = [0.0] + [float(beta[prob.n_r + s] * k2) for s in range(n_seats - 1)]
+        seat_se = [0.0] + [
+            float(math.sqrt(cov_free[prob.n_r + s, prob.n_r + s]) * k2)
+            if cov_free is not None
+            else None
+            for s in range(n_seats - 1)
+        ]
+    if len([c for c in comps if len(c) > 1]) > 1:
+        notes.append(
+            "strategies form separate groups that never met; ratings are comparable only "
+            "within a group (anchors: " + ", ".join(anchors) + ")"
+        )
+    fit = RatingFit(
+        model=model,
+        names=list(names),
+        anchors=[a for a in anchors if a not in singletons or len(names) == 1],
+        ratings=ratings,
+        se=se,
+        cov=cov if cov_free is not None else None,
+        seats=n_seats,
+        seat_effects=seat_effects,
+        seat_se=seat_se,
+        loglik=float(loglik),
+        converged=converged,
+        games=games,
+        prior_games=float(prior * len({s for s, _ in orders})) if prior else 0.0,
+        notes=notes,
+    )
+    fit._components = {nm: ci for ci, comp in enumerate(comps) for nm in comp}  # type: ignore[attr-defined]
+    fit._beta = (beta, prob.n_r)  # type: ignore[attr-defined]
+    return fit
+
+
+def _names_from(orders: Mapping, names: Sequence[str] | None) -> list[str]:
+    seen: list[str] = list(names) if names is not None else []
+    have = set(seen)
+    for strats, _ in orders:
+        for nm in strats:
+            if nm not in have:
+                if names is not None:
+                    raise ValueError(f"strategy {nm!r} is not in names")
+                have.add(nm)
+                seen.append(nm)
+    # drop names without games
+    used = {nm for strats, _ in orders for nm in strats}
+    return [nm for nm in seen if nm in used]
+
+
+def bt_fit(
+    cells: Iterable[tuple[str, str, float, float]],
+    *,
+    names: Sequence[str] | None = None,
+    seat: bool = True,
+    anchor: str | None = None,
+    prior: float = 0.0,
+) -> RatingFit:
+    """Bradley-Terry maximum-likelihood ratings (Elo scale) for two-player games.
+
+    ``cells``: ``(seat-0 strategy, seat-1 strategy, games, seat-0 score)`` where the
+    score counts a win as 1 and a draw as 1/2; several cells with the same pairing are
+    added. ``seat=True`` adds the seat-advantage parameter. ``anchor`` (default: the
+    first name) is fixed at 0 Elo. ``prior`` adds that many virtual drawn games per
+    seating (0: only if the maximum-likelihood estimate does not exist).
+    """
+    orders = cells_to_orders(cells)
+    nm = _names_from(orders, names)
+    return _fit_orders(orders, nm, 2, seat=seat, model="bradley-terry", anchor=anchor, prior=prior)
+
+
+def pl_fit(
+    data: OrderData,
+    *,
+    names: Sequence[str] | None = None,
+    seat: bool = True,
+    anchor: str | None = None,
+    prior: float = 0.0,
+    _x0: np.ndarray | None = None,
+) -> RatingFit:
+    """Plackett-Luce maximum-likelihood ratings (Elo scale) from finishing orders.
+
+    ``data`` maps ``(strategy per seat, rank per seat)`` to a number of games; ranks
+    are 0 for first place, equal ranks are ties. ``seat=True`` adds one parameter per
+    seat after the first.
+    """
+    orders = ranks_to_orders(data)
+    if not orders:
+        raise ValueError("no games to rate")
+    n_seats = len(next(iter(orders))[0])
+    if any(len(s) != n_seats for s, _ in orders):
+        raise ValueError("all games must have the same number of seats")
+    nm = _names_from(orders, names)
+    model = "bradley-terry" if n_seats == 2 else "plackett-luce"
+    return _fit_orders(
+        orders, nm, n_seats, seat=seat, model=model, anchor=anchor, prior=prior, x0=_x0
+    )
+
+
+def seat_effect_lrt(full: RatingFit, reduced: RatingFit) -> TestResult:
+    """Likelihood-ratio test of "no seat effect": ``2 (ll_full - ll_reduced)`` against
+    chi-square with ``seats - 1`` degrees of freedom. Both fits must use the same data
+    and prior (see :func:`fit_with_seat_test`)."""
+    df = full.seats - 1
+    if df < 1 or full.seat_effects is None:
+        return TestResult("likelihood-ratio test", None, None, full.games, note="one seat")
+    stat = max(2.0 * (full.loglik - reduced.loglik), 0.0)
+    p = float(stats.chi2.sf(stat, df))
+    return TestResult(
+        "likelihood-ratio test", stat, min(max(p, 0.0), 1.0), full.games, df=float(df)
+    )
+
+
+def fit_with_seat_test(
+    data: OrderData, *, names: Sequence[str] | None = None, anchor: str | None = None
+) -> tuple[RatingFit, TestResult]:
+    """Ratings with seat effects plus the likelihood-ratio test of the seat effects,
+    controlled for who sat where. The reduced model uses the same prior as the full."""
+    full = pl_fit(data, names=names, seat=True, anchor=anchor)
+    beta, n_r = full._beta  # type: ignore[attr-defined]
+    reduced = pl_fit(
+        data, names=names, seat=False, anchor=anchor, prior=_prior_of(full), _x0=beta[:n_r]
+    )
+    return full, seat_effect_lrt(full, reduced)
+
+
+def _prior_of(fit: RatingFit) -> float:
+    return 1.0 if fit.prior_games > 0 else 0.0
