@@ -60,8 +60,10 @@ def run(
     """Play the tournament described by CONFIG (a YAML file).
 
     Writes OUT/games.jsonl (one replayable record per game), OUT/run.json and OUT/run.log,
-    then the report (OUT/summary.json, OUT/report.md, OUT/plots/) and prints its summary. Exit codes: 0 done; 1 a game ended in an error of a rules
-    module or a lost worker; 2 bad input; 130 interrupted (resume with --resume).
+    then the report (OUT/summary.json, OUT/report.md, OUT/plots/) and prints it.
+
+    Exit codes: 0 done; 1 a game ended in an error of a rules module or a lost worker;
+    2 bad input; 130 interrupted (resume with --resume).
     """
     from simcli.config import load_config
     from simcli.errors import SimcliError
