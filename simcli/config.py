@@ -40,6 +40,7 @@ TOP_KEYS = (
     "executor",
     "scheduler",
     "gate",
+    "asserts",
 )
 GATE_KEYS = ("candidate", "baseline", "elo0", "elo1", "alpha", "beta", "max_games", "batch")
 EXECUTORS = ("local", "dask")
@@ -97,6 +98,7 @@ class Config:
     executor: str = "local"
     scheduler: str | None = None
     gate: GateSpec | None = None
+    asserts: tuple[Any, ...] = ()  # simcli.gate.asserts.Assertion
     gating: bool = False  # True: play the gate's paired schedule instead of `format`
     source: str | None = None
 
@@ -145,6 +147,7 @@ class Config:
         data["strategies"] = [asdict(s) for s in self.strategies]
         data["variants"] = [asdict(v) for v in self.variants]
         data["gate"] = asdict(self.gate) if self.gate else None
+        data["asserts"] = [{a.kind: a.args} for a in self.asserts]
         data.pop("source")
         return data
 
@@ -358,6 +361,7 @@ def _build(doc: _Doc, raw: dict[str, Any]) -> Config:
         executor=executor,
         scheduler=scheduler,
         gate=_gate(doc, raw.get("gate"), [s.name for s in strategies], players),
+        asserts=_asserts(doc, raw.get("asserts"), [s.name for s in strategies]),
         source=str(doc.path),
     )
 
@@ -529,3 +533,60 @@ def _gate(doc: _Doc, value: Any, names: list[str], players: int) -> GateSpec | N
     return GateSpec(
         spec.candidate, spec.baseline, spec.elo0, spec.elo1, spec.alpha, spec.beta, max_games, batch
     )
+
+
+ASSERT_KEYS = {
+    "win_rate": ("strategy", "at_least", "at_most"),
+    "elo_diff": ("a", "b", "at_least"),
+    "seat_bias": ("within",),
+}
+
+
+def _asserts(doc: _Doc, value: Any, names: list[str]) -> tuple[Any, ...]:
+    from simcli.gate.asserts import KINDS, Assertion
+
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        raise doc.error(("asserts",), f"expected a list of assertions; got {_kind(value)}")
+    out = []
+    for i, item in enumerate(value):
+        path: KeyPath = ("asserts", i)
+        if item == "no_errors" or item == {"no_errors": True}:
+            out.append(Assertion("no_errors", {}))
+            continue
+        if not isinstance(item, dict) or len(item) != 1:
+            raise doc.error(
+                path,
+                f"expected one of {', '.join(KINDS)} with its arguments, "
+                f"e.g. '- win_rate: {{strategy: NAME, at_least: 0.6}}'",
+            )
+        kind, args = next(iter(item.items()))
+        if kind not in ASSERT_KEYS:
+            raise doc.error(
+                (*path, kind),
+                f"unknown assertion{did_you_mean(str(kind), KINDS)}; "
+                f"assertions: {', '.join(KINDS)}",
+            )
+        args = dict(_check_keys(doc, (*path, kind), args, ASSERT_KEYS[kind]))
+        for key, val in args.items():
+            if key in ("strategy", "a", "b"):
+                if val not in names:
+                    raise doc.error(
+                        (*path, kind, key),
+                        f"no strategy named {val!r}{did_you_mean(str(val), names)}",
+                    )
+            elif isinstance(val, bool) or not isinstance(val, int | float):
+                raise doc.error((*path, kind, key), f"expected a number; got {_kind(val)}")
+        need = {
+            "win_rate": ("strategy",),
+            "elo_diff": ("a", "b", "at_least"),
+            "seat_bias": ("within",),
+        }[kind]
+        missing = [k for k in need if k not in args]
+        if kind == "win_rate" and ("at_least" in args) == ("at_most" in args):
+            missing.append("exactly one of at_least / at_most")
+        if missing:
+            raise doc.error((*path, kind), f"needs {', '.join(missing)}")
+        out.append(Assertion(kind, args))
+    return tuple(out)

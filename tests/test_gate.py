@@ -214,3 +214,62 @@ def test_sprt_calc_command() -> None:
         cli, ["sprt-calc", "--pentanomial", "1,2", "--elo0", "0", "--elo1", "5"]
     )
     assert bad.exit_code == 2
+
+
+ASSERTS = """\
+name: as
+game: libraria
+strategies: [random, greedy]
+games: 100
+seed: 3
+workers: 0
+asserts:
+  - win_rate: {strategy: greedy, at_least: 0.8}    # greedy wins ~100%: pass
+  - win_rate: {strategy: random, at_most: 0.005}   # 0 of 100 but the interval reaches ~3.7%
+  - elo_diff: {a: greedy, b: random, at_least: 300}
+  - seat_bias: {within: 0.25}
+  - no_errors
+"""
+
+
+def test_assertions_pass_fail_inconclusive_and_junit(tmp_path) -> None:
+    path = tmp_path / "a.yaml"
+    path.write_text(ASSERTS)
+    out, junit = tmp_path / "out", tmp_path / "a.xml"
+    result = CliRunner().invoke(
+        cli, ["run", str(path), "--out", str(out), "-q", "--no-plots", "--junit", str(junit)]
+    )
+    assert result.exit_code == 0, result.output
+    lines = [x.strip() for x in result.output.splitlines() if x.startswith("  ")]
+    assert lines[0].startswith("PASS") and "win_rate greedy >= 0.8" in lines[0]
+    assert lines[1].startswith("INCONCLUSIVE") and "random <= 0.005" in lines[1]
+    assert lines[2].startswith("PASS") and "elo_diff greedy - random >= 300" in lines[2]
+    assert lines[3].startswith("PASS") and lines[4].startswith("PASS")
+    suite = ET.parse(junit).getroot().find("testsuite")
+    assert suite.get("tests") == "5" and suite.get("skipped") == "1"
+    assert suite.get("failures") == "0"
+    # a failing assertion: exit 1, from run and from report
+    path.write_text(
+        ASSERTS.replace("strategy: greedy, at_least: 0.8", "strategy: random, at_least: 0.5")
+    )
+    out2 = tmp_path / "out2"
+    result = CliRunner().invoke(cli, ["run", str(path), "--out", str(out2), "-q", "--no-plots"])
+    assert result.exit_code == 1
+    assert "FAIL         win_rate random >= 0.5" in result.output
+    result = CliRunner().invoke(cli, ["report", str(out2), "--no-plots", "--junit", str(junit)])
+    assert result.exit_code == 1 and "FAIL " in result.output
+    assert ET.parse(junit).getroot().get("failures") == "1"
+
+
+def test_assertion_config_errors(tmp_path) -> None:
+    path = tmp_path / "a.yaml"
+    for bad, message in [
+        ("  - win_rat: {strategy: greedy, at_least: 0.8}", "did you mean 'win_rate'"),
+        ("  - win_rate: {strategy: gready, at_least: 0.8}", "did you mean 'greedy'"),
+        ("  - win_rate: {strategy: greedy}", "exactly one of at_least / at_most"),
+        ("  - elo_diff: {a: greedy, b: random, at_least: much}", "expected a number"),
+    ]:
+        path.write_text(ASSERTS.split("asserts:")[0] + "asserts:\n" + bad + "\n")
+        result = CliRunner().invoke(cli, ["validate", str(path)])
+        assert result.exit_code == 2, (bad, result.output)
+        assert message in result.output and "a.yaml:8" in result.output

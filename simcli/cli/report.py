@@ -65,6 +65,12 @@ CORRECTIONS = ("bh", "by", "holm", "bonferroni", "none")
     help="Multiple-comparison correction over all p-values of the report "
     "(bh/by: scipy.stats.false_discovery_control).",
 )
+@click.option(
+    "--junit",
+    "junit_path",
+    type=click.Path(dir_okay=False),
+    help="Write the run config's asserts as JUnit XML to this file.",
+)
 def report(
     source: Path,
     fmt: str,
@@ -74,6 +80,7 @@ def report(
     confidence: float,
     alpha: float,
     correction: str,
+    junit_path: str | None,
 ) -> None:
     """Report win rates, ratings, seat bias and distributions of a finished (or
     running) tournament, computed from its game records alone.
@@ -106,3 +113,20 @@ def report(
         validate=False,  # iter_records validated every line
     )
     click.echo(text, nl=False)
+    _check_asserts(src.run_info, out if out is not None else src.folder, junit_path)
+
+
+def _check_asserts(run_info: dict | None, folder: Path, junit_path: str | None) -> None:
+    """Check the run config's ``asserts:`` on the report just written; exit 1 on a fail."""
+    import json
+
+    from simcli.gate.asserts import from_stored, report_assertions
+
+    stored = ((run_info or {}).get("config") or {}).get("asserts")
+    assertions = from_stored(stored)
+    if not assertions:
+        return
+    summary = json.loads((Path(folder) / "summary.json").read_text(encoding="utf-8"))
+    click.echo()
+    if report_assertions(assertions, summary, junit_path, click.echo):
+        raise SystemExit(1)

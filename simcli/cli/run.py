@@ -36,6 +36,12 @@ from simcli.cli.options import config_overrides, verbosity
     help="Dask scheduler address for --executor dask, e.g. tcp://10.0.0.5:8786.",
 )
 @click.option(
+    "--junit",
+    "junit_path",
+    type=click.Path(dir_okay=False),
+    help="Write the config's asserts as JUnit XML to this file.",
+)
+@click.option(
     "--plots/--no-plots",
     default=True,
     show_default=True,
@@ -53,6 +59,7 @@ def run(
     move_time_limit,
     executor,
     scheduler,
+    junit_path,
     plots,
     quiet,
     verbose,
@@ -117,6 +124,7 @@ def run(
             f"{result.seconds:.1f} s, {rate:.0f} games/s; games: {target / 'games.jsonl'}"
             f"; report: {target / 'report.md'}"
         )
+    failed = _assertions(config, target, junit_path)
     if result.affected:
         click.echo(
             f"{len(result.affected)} game(s) affected by failing workers "
@@ -139,3 +147,16 @@ def run(
             err=True,
         )
         raise SystemExit(1)
+    if failed:
+        raise SystemExit(1)
+
+
+def _assertions(config, target: Path, junit_path: str | None) -> bool:
+    if not config.asserts:
+        return False
+    import json
+
+    from simcli.gate.asserts import report_assertions
+
+    summary = json.loads((target / "summary.json").read_text(encoding="utf-8"))
+    return report_assertions(list(config.asserts), summary, junit_path, click.echo)

@@ -16,9 +16,11 @@ class Case:
 
 
 def write_junit(path: Path, suite: str, cases: list[Case]) -> None:
-    """Failures and inconclusive results are both ``<failure>`` elements (CI must not
-    pass a gate that decided nothing); their ``type`` tells them apart."""
-    failures = sum(1 for c in cases if c.status != "pass")
+    """A ``fail`` is a ``<failure>``. An ``inconclusive`` gate (which must not pass CI) is a
+    ``<failure type="inconclusive">``; an ``inconclusive`` assertion (the interval straddles
+    its threshold) is ``<skipped>`` — use status ``skipped`` for that."""
+    failures = sum(1 for c in cases if c.status in ("fail", "inconclusive"))
+    skipped = sum(1 for c in cases if c.status == "skipped")
     total_time = sum(c.seconds for c in cases)
     root = ET.Element(
         "testsuites",
@@ -35,7 +37,7 @@ def write_junit(path: Path, suite: str, cases: list[Case]) -> None:
         tests=str(len(cases)),
         failures=str(failures),
         errors="0",
-        skipped="0",
+        skipped=str(skipped),
         time=f"{total_time:.3f}",
     )
     for case in cases:
@@ -46,7 +48,9 @@ def write_junit(path: Path, suite: str, cases: list[Case]) -> None:
             name=case.name,
             time=f"{case.seconds:.3f}",
         )
-        if case.status != "pass":
+        if case.status == "skipped":
+            ET.SubElement(element, "skipped", message=case.message)
+        elif case.status != "pass":
             failure = ET.SubElement(
                 element,
                 "failure",

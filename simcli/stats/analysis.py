@@ -373,6 +373,12 @@ def _ratings(g: GroupTally, ctx: _Context, label: str, names: list[str], out: di
         out["ratings"] = {"note": f"the rating fit failed: {exc}"}
         return None, None
     data = fit.to_dict(ctx.confidence)
+    data["differences"] = [
+        {"a": a, "b": b, **elo_diff(fit, a, b, ctx.confidence).to_dict()}
+        for a in fit.names
+        for b in fit.names
+        if a != b
+    ]
     data["seat_test"] = None
     for row in data["ratings"]:
         if row["elo"] is not None and row["se"] is None:
