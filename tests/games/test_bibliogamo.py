@@ -119,7 +119,7 @@ def test_bad_components_name_file_entry_and_problem(tmp_path: Path, change, mess
 
 
 def test_missing_or_invalid_components_file(tmp_path: Path) -> None:
-    with pytest.raises(GameOptionError, match="cannot read components file"):
+    with pytest.raises(GameOptionError, match="option .components.: cannot read"):
         GAME.resolve_options({"components": str(tmp_path / "nope.yaml")})
     bad = tmp_path / "bad.yaml"
     bad.write_text("track: [1, 2\n")

@@ -9,16 +9,12 @@ resolved option ``components``, so a game record replays without the file) and i
 
 from __future__ import annotations
 
-import importlib.resources
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-import yaml
-
 from simcli.errors import GameOptionError
+from simcli.games.datafile import read_data_file
 from simcli.suggest import did_you_mean
 
 #: Every card type the rules know, in the fixed order used for legal moves and renders.
@@ -82,33 +78,9 @@ class Components:
         }
 
 
-def builtin_text() -> tuple[str, str]:
-    """(label, text) of the built-in data file."""
-    resource = importlib.resources.files("simcli.games") / "data" / BUILTIN_NAME
-    return f"built-in {BUILTIN_NAME}", resource.read_text(encoding="utf-8")
-
-
 def load_file(path: str) -> Components:
     """Read and validate a data file (YAML or JSON); ``""`` means the built-in file."""
-    if path:
-        label = f"data file '{path}'"
-        try:
-            text = Path(path).expanduser().read_text(encoding="utf-8")
-        except OSError as exc:
-            raise GameOptionError(
-                f"game 'adas_library': cannot read {label}: {exc.strerror or exc}"
-            ) from None
-    else:
-        label, text = builtin_text()
-    try:
-        if path.endswith(".json"):
-            raw = json.loads(text)
-        else:
-            raw = yaml.safe_load(text)
-    except (yaml.YAMLError, json.JSONDecodeError) as exc:
-        raise GameOptionError(
-            f"game 'adas_library': {label} is not valid YAML/JSON: {exc}"
-        ) from None
+    label, raw = read_data_file("adas_library", BUILTIN_NAME, path, "data_file")
     return parse(raw, label)
 
 

@@ -11,13 +11,10 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from importlib import resources
-from pathlib import Path
 from typing import Any
 
-import yaml
-
 from simcli.errors import GameOptionError
+from simcli.games.datafile import read_data_file
 
 #: The four artisan types, in the fixed order used by recipes and tower counts.
 ARTISANS: tuple[str, ...] = ("researcher", "scribe", "illustrator", "binder")
@@ -88,28 +85,7 @@ class Components:
 
 def load_components(path: str | None) -> Components:
     """Load and validate the packaged data (``path=None``) or a replacement file."""
-    if path is None:
-        source = f"packaged {DEFAULT_FILE}"
-        try:
-            text = (
-                resources.files("simcli.games")
-                .joinpath("data", DEFAULT_FILE)
-                .read_text(encoding="utf-8")
-            )
-        except OSError as exc:  # a broken installation
-            raise GameOptionError(f"bibliogamo: cannot read {source}: {exc}") from None
-    else:
-        source = str(path)
-        try:
-            text = Path(path).expanduser().read_text(encoding="utf-8")
-        except OSError as exc:
-            raise GameOptionError(
-                f"bibliogamo: cannot read components file '{path}': {exc.strerror or exc}"
-            ) from None
-    try:
-        raw = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise GameOptionError(f"bibliogamo: {source} is not valid YAML: {exc}") from None
+    source, raw = read_data_file("bibliogamo", DEFAULT_FILE, path, "components")
     return parse_components(raw, source)
 
 

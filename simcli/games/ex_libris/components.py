@@ -7,16 +7,13 @@ a :class:`GameOptionError` naming the file, the entry and what is wrong.
 
 from __future__ import annotations
 
-import importlib.resources
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-import yaml
-
 from simcli.errors import GameOptionError
+from simcli.games.datafile import read_data_file
 
 #: Facts of the published game that the book file must meet.
 BOOK_CARDS = 152
@@ -163,35 +160,7 @@ class Components:
 
 
 def _read_yaml(option: str, path: str | None) -> tuple[str, Any]:
-    if path is None:
-        name = DEFAULT_FILES[option]
-        label = f"built-in {name}"
-        try:
-            text = (
-                importlib.resources.files("simcli.games")
-                .joinpath("data")
-                .joinpath(name)
-                .read_text(encoding="utf-8")
-            )
-        except OSError as exc:  # a broken installation
-            raise GameOptionError(f"ex_libris: cannot read {label}: {exc}") from None
-    else:
-        label = str(path)
-        if not isinstance(path, str) or not path:
-            raise GameOptionError(
-                f"ex_libris: option '{option}' must be a file path or null; got {path!r}"
-            )
-        try:
-            text = Path(path).expanduser().read_text(encoding="utf-8")
-        except OSError as exc:
-            raise GameOptionError(
-                f"ex_libris: option '{option}': cannot read '{path}': {exc.strerror or exc}"
-            ) from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise GameOptionError(f"ex_libris: {label}: not valid YAML: {exc}") from None
-    return label, data
+    return read_data_file("ex_libris", DEFAULT_FILES[option], path, option)
 
 
 def _section(label: str, data: Any, key: str) -> list[Any]:
