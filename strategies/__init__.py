@@ -15,6 +15,7 @@ BUILTIN: dict[str, str] = {
     "ex_libris_heuristic": "strategies.ex_libris_heuristic:ExLibrisHeuristic",
     "bibliogamo_planner": "strategies.bibliogamo_planner:BibliogamoPlanner",
     "adas_heuristic": "strategies.adas_heuristic:AdasHeuristic",
+    "library_heuristic": "strategies.library_heuristic:LibraryHeuristicStrategy",
 }
 
 __all__ = ["BUILTIN", "Strategy"]

@@ -14,6 +14,7 @@ GAMES: dict[str, str] = {
     "ex_libris": "simcli.games.ex_libris:ExLibris",
     "bibliogamo": "simcli.games.bibliogamo:Bibliogamo",
     "adas_library": "simcli.games.adas_library:AdasLibrary",
+    "library": "simcli.games.library:Library",
 }
 
 

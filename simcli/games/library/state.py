@@ -1,0 +1,426 @@
+"""The position of a Library game and the rules that change it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from simcli.game import TERMINAL, IllegalMoveError, Outcome, State
+from simcli.games.library.board import (
+    CELLS,
+    DIRECTIONS,
+    EMPTY,
+    FALL,
+    FOUNTAIN,
+    FOUNTAIN_MARK,
+    GAP_BIT,
+    GAPS,
+    H_GAPS,
+    LINE_NEXT,
+    PARSE,
+    PASS,
+    PLATE_MOVES,
+    PUSH_DIRS,
+    PUSH_WALL_MOVES,
+    SIZE,
+    SPHERE_MOVES,
+    STEP,
+    TOPPLE_DIRS,
+    TOPPLE_MOVES,
+    WALL_MOVES,
+    cell_name,
+    entrances,
+    gap_name,
+)
+
+if TYPE_CHECKING:
+    from simcli.games.library.game import Library
+
+NO_CELL = -1  # "no forbidden cell" / "no winner"
+
+
+class LibraryState(State):
+    """One Library position.
+
+    ``cells[i]`` is :data:`EMPTY`, :data:`FOUNTAIN_MARK` (cell d4 only) or the seat whose
+    plate lies there; ``walls[g]`` is :data:`EMPTY` or the seat owning the wall on gap
+    ``g``. ``forbid`` is the cell the sphere may not be pushed back to this turn (or -1),
+    ``winner`` the winning seat (or -1). ``walk``, ``hmask`` and ``vmask`` are bit masks
+    derived from ``cells`` and ``walls`` for the route searches.
+    """
+
+    __slots__ = (
+        "game",
+        "players",
+        "options",
+        "cells",
+        "walls",
+        "sphere",
+        "turn",
+        "forbid",
+        "winner",
+        "walk",
+        "hmask",
+        "vmask",
+        "entrance_of",
+        "_pull",
+        "_only_mover",
+        "_any_roll",
+        "_max_turns",
+    )
+
+    def __init__(self, game: Library, players: int, options: Mapping[str, Any]):
+        self.game = game
+        self.players = players
+        self.options = options
+        self.cells = [EMPTY] * CELLS
+        self.cells[FOUNTAIN] = FOUNTAIN_MARK
+        self.walls = [EMPTY] * GAPS
+        self.sphere = FOUNTAIN
+        self.turn = 0
+        self.forbid = NO_CELL
+        self.winner = NO_CELL
+        self.walk = 1 << FOUNTAIN
+        self.hmask = 0
+        self.vmask = 0
+        #: cell -> seat whose entrance it is
+        self.entrance_of = {cell: seat for seat, cell in enumerate(entrances(players))}
+        self._pull = bool(options["plate_pulls_sphere"])
+        self._only_mover = bool(options["only_mover_wins"])
+        self._any_roll = options["no_push_back"] == "after_any_roll"
+        self._max_turns = int(options["max_turns"])
+
+    # -- queries ------------------------------------------------------------------------
+
+    @property
+    def current_player(self) -> int:
+        if self.winner != NO_CELL or self.turn >= self._max_turns:
+            return TERMINAL
+        return self.turn % self.players
+
+    def is_terminal(self) -> bool:
+        return self.winner != NO_CELL or self.turn >= self._max_turns
+
+    def slide(self, start: int, d: int) -> int:
+        """Where the sphere comes to rest when it rolls from ``start`` in direction ``d``:
+        it crosses plates and the fountain and stops before an empty cell, a wall or the
+        edge (``start`` itself if it cannot move at all)."""
+        cells, walls = self.cells, self.walls
+        pos = start
+        while True:
+            step = STEP[pos][d]
+            if step is None:
+                return pos
+            nxt, gap = step
+            if walls[gap] != EMPTY or cells[nxt] == EMPTY:
+                return pos
+            pos = nxt
+
+    def pull_direction(self, cell: int) -> int | None:
+        """The direction in which a plate laid on empty ``cell`` pulls the sphere, or None
+        (not adjacent, a wall in between, or the option is off)."""
+        if not self._pull:
+            return None
+        sphere = self.sphere
+        for d in range(4):
+            step = STEP[sphere][d]
+            if step is not None and step[0] == cell:
+                return d if self.walls[step[1]] == EMPTY else None
+        return None
+
+    def wall_push_target(self, gap: int, d: int) -> int | None:
+        """The empty gap the run of walls starting at ``gap`` moves into when pushed in
+        direction ``d`` (along the line), or None if the edge blocks it."""
+        walls = self.walls
+        pos: int | None = gap
+        while pos is not None and walls[pos] != EMPTY:
+            pos = LINE_NEXT[pos][d]
+        return pos
+
+    def sphere_push_end(self, d: int) -> int | None:
+        """Where a Push Sphere in direction ``d`` leaves the sphere, or None if illegal
+        (it would not move, or it would end on the no-push-back cell)."""
+        end = self.slide(self.sphere, d)
+        if end == self.sphere or end == self.forbid:
+            return None
+        return end
+
+    def _pass_only(self) -> bool:
+        """True when no action is possible: no empty cell, no empty gap and no wall of
+        the player to move (then every gap holds a wall and the sphere cannot move)."""
+        seat = self.turn % self.players
+        return EMPTY not in self.cells and EMPTY not in self.walls and seat not in self.walls
+
+    def legal_moves(self) -> list[str]:
+        """Plates (cell order), walls (gap order), wall pushes, topples, sphere pushes
+        (up, down, left, right); ``["pass"]`` only when nothing else is possible."""
+        if self.is_terminal():
+            return []
+        seat = self.turn % self.players
+        cells, walls = self.cells, self.walls
+        moves = [PLATE_MOVES[c] for c, v in enumerate(cells) if v == EMPTY]
+        moves += [WALL_MOVES[g] for g, v in enumerate(walls) if v == EMPTY]
+        own = [g for g, v in enumerate(walls) if v == seat]
+        for g in own:
+            for d in PUSH_DIRS[g]:
+                if self.wall_push_target(g, d) is not None:
+                    moves.append(PUSH_WALL_MOVES[g][d])
+        for g in own:
+            moves.append(TOPPLE_MOVES[g][TOPPLE_DIRS[g][0]])
+            moves.append(TOPPLE_MOVES[g][TOPPLE_DIRS[g][1]])
+        for d in range(4):
+            if self.sphere_push_end(d) is not None:
+                moves.append(SPHERE_MOVES[d])
+        if not moves:
+            moves.append(PASS)
+        return moves
+
+    # -- applying a move ----------------------------------------------------------------
+
+    def apply(self, move: Any) -> None:
+        if self.is_terminal():
+            raise IllegalMoveError("the game is over")
+        parsed = PARSE.get(move) if isinstance(move, str) else None
+        if parsed is None:
+            raise IllegalMoveError(
+                f"not a Library move: {move!r} (examples: 'P d3', 'W d4-d5', "
+                f"'M d4-d5 left', 'T c4-d4 right', 'S up')"
+            )
+        seat = self.turn % self.players
+        kind = parsed[0]
+        start = self.sphere
+        if kind == "P":
+            self._lay_plate(parsed[1], seat)
+        elif kind == "W":
+            gap = parsed[1]
+            if self.walls[gap] != EMPTY:
+                raise IllegalMoveError(f"{move!r}: gap {gap_name(gap)} already holds a wall")
+            self.walls[gap] = seat
+            self._set_gap_bit(gap, True)
+        elif kind == "M":
+            self._push_wall(parsed[1], parsed[2], seat, move)
+        elif kind == "T":
+            self._topple(parsed[1], parsed[2], seat, move)
+        elif kind == "S":
+            d = parsed[1]
+            end = self.slide(start, d)
+            if end == start:
+                raise IllegalMoveError(f"{move!r}: the sphere cannot roll {DIRECTIONS[d]}")
+            if end == self.forbid:
+                raise IllegalMoveError(
+                    f"{move!r}: the sphere may not be pushed straight back to "
+                    f"{cell_name(end)}, where it was before the last push"
+                )
+            self.sphere = end
+        else:  # pass
+            if not self._pass_only():
+                raise IllegalMoveError("'pass' is only allowed when no action is possible")
+        moved = self.sphere != start
+        if kind == "S" or (moved and self._any_roll):
+            self.forbid = start
+        else:
+            self.forbid = NO_CELL
+        if moved and kind in ("P", "S"):
+            owner = self.entrance_of.get(self.sphere)
+            if owner is not None and (not self._only_mover or owner == seat):
+                self.winner = owner
+        self.turn += 1
+
+    def _lay_plate(self, cell: int, seat: int) -> None:
+        if self.cells[cell] != EMPTY:
+            what = "the fountain" if cell == FOUNTAIN else "a plate"
+            raise IllegalMoveError(f"'P {cell_name(cell)}': that cell already holds {what}")
+        self.cells[cell] = seat
+        self.walk |= 1 << cell
+        d = self.pull_direction(cell)
+        if d is not None:
+            self.sphere = self.slide(self.sphere, d)
+
+    def _push_wall(self, gap: int, d: int, seat: int, move: str) -> None:
+        if self.walls[gap] != seat:
+            raise IllegalMoveError(f"{move!r}: {gap_name(gap)} is not a wall of seat {seat}")
+        run = [gap]
+        nxt = LINE_NEXT[gap][d]
+        while nxt is not None and self.walls[nxt] != EMPTY:
+            run.append(nxt)
+            nxt = LINE_NEXT[nxt][d]
+        if nxt is None:
+            raise IllegalMoveError(f"{move!r}: the board's edge blocks the push")
+        walls = self.walls
+        dest = nxt
+        for pos in reversed(run):  # every wall of the run moves one gap along the line
+            walls[nxt] = walls[pos]
+            nxt = pos
+        walls[gap] = EMPTY
+        self._set_gap_bit(gap, False)
+        self._set_gap_bit(dest, True)
+
+    def _topple(self, gap: int, d: int, seat: int, move: str) -> None:
+        if self.walls[gap] != seat:
+            raise IllegalMoveError(f"{move!r}: {gap_name(gap)} is not a wall of seat {seat}")
+        walls, cells = self.walls, self.cells
+        pos: int | None = gap
+        while pos is not None and walls[pos] != EMPTY:
+            target, behind = FALL[pos][d]  # type: ignore[misc]
+            walls[pos] = EMPTY
+            self._set_gap_bit(pos, False)
+            if target != FOUNTAIN:  # a wall falling on the fountain leaves it as it is
+                cells[target] = seat
+                self.walk |= 1 << target
+                if target == self.sphere:  # crushed: back to the fountain
+                    self.sphere = FOUNTAIN
+            pos = behind
+
+    def _set_gap_bit(self, gap: int, on: bool) -> None:
+        bit = GAP_BIT[gap]
+        if gap < H_GAPS:
+            self.hmask = self.hmask | bit if on else self.hmask & ~bit
+        else:
+            self.vmask = self.vmask | bit if on else self.vmask & ~bit
+
+    # -- results and copies ---------------------------------------------------------------
+
+    def outcome(self) -> Outcome:
+        if not self.is_terminal():
+            raise IllegalMoveError("the game is not over")
+        if self.winner != NO_CELL:
+            scores = tuple(1.0 if s == self.winner else 0.0 for s in range(self.players))
+            return Outcome(scores=scores, winners=(self.winner,), termination="normal")
+        return Outcome(scores=(0.0,) * self.players, winners=(), termination="move_limit")
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "cells": list(self.cells),
+            "walls": list(self.walls),
+            "sphere": self.sphere,
+            "turn": self.turn,
+            "forbid": self.forbid if self.forbid != NO_CELL else None,
+            "winner": self.winner if self.winner != NO_CELL else None,
+        }
+
+    def clone(self) -> LibraryState:
+        new = LibraryState.__new__(LibraryState)
+        new.game = self.game
+        new.players = self.players
+        new.options = self.options
+        new.cells = self.cells.copy()
+        new.walls = self.walls.copy()
+        new.sphere = self.sphere
+        new.turn = self.turn
+        new.forbid = self.forbid
+        new.winner = self.winner
+        new.walk = self.walk
+        new.hmask = self.hmask
+        new.vmask = self.vmask
+        new.entrance_of = self.entrance_of
+        new._pull = self._pull
+        new._only_mover = self._only_mover
+        new._any_roll = self._any_roll
+        new._max_turns = self._max_turns
+        return new
+
+    def render(self) -> str:
+        return render(self)
+
+    @classmethod
+    def from_snapshot(
+        cls, game: Library, options: Mapping[str, Any], snap: Mapping[str, Any]
+    ) -> LibraryState:
+        """Rebuild a position from :meth:`snapshot` (for tests, analysis and hand-built
+        positions). Raises :class:`IllegalMoveError` for a snapshot no game can reach."""
+        try:
+            players = snap["players"]
+            if players not in game.player_counts:
+                raise IllegalMoveError(f"Library is played by 2 or 4 players, not {players!r}")
+            state = cls(game, players, game.resolve_options(options))
+            cells, walls = list(snap["cells"]), list(snap["walls"])
+            sphere, turn = snap["sphere"], snap["turn"]
+            forbid, winner = snap["forbid"], snap["winner"]
+        except (KeyError, TypeError) as exc:
+            raise IllegalMoveError(f"not a Library snapshot: {exc}") from None
+        seats = range(players)
+        if (
+            len(cells) != CELLS
+            or len(walls) != GAPS
+            or cells[FOUNTAIN] != FOUNTAIN_MARK
+            or any(v != EMPTY and v not in seats for i, v in enumerate(cells) if i != FOUNTAIN)
+            or any(v != EMPTY and v not in seats for v in walls)
+            or not isinstance(sphere, int)
+            or not 0 <= sphere < CELLS
+            or cells[sphere] == EMPTY
+            or not isinstance(turn, int)
+            or turn < 0
+            or not (forbid is None or (isinstance(forbid, int) and 0 <= forbid < CELLS))
+            or not (winner is None or winner in seats)
+        ):
+            raise IllegalMoveError("not a valid Library position")
+        state.cells, state.walls = cells, walls
+        state.sphere, state.turn = sphere, turn
+        state.forbid = NO_CELL if forbid is None else forbid
+        state.winner = NO_CELL if winner is None else winner
+        state.walk = sum(1 << i for i, v in enumerate(cells) if v != EMPTY)
+        for gap, owner in enumerate(walls):
+            if owner != EMPTY:
+                state._set_gap_bit(gap, True)
+        return state
+
+
+WALL_MARKS = "ABCD"
+_H_LINE = "+---"
+
+
+def render(state: LibraryState) -> str:
+    """A text picture. Cells: ``.`` empty, ``0``-``3`` a plate of that seat, ``~`` the
+    fountain, ``( )`` around the cell holding the sphere. Walls: the letter of their owner
+    (``A`` = seat 0 ... ``D`` = seat 3) on the gap. The frame shows each seat's number
+    next to its entrance."""
+    ent = {cell: seat for seat, cell in enumerate(entrances(state.players))}
+    cells, walls = state.cells, state.walls
+
+    def cell_text(cell: int) -> str:
+        v = cells[cell]
+        mark = "." if v == EMPTY else "~" if v == FOUNTAIN_MARK else str(v)
+        return f"({mark})" if cell == state.sphere else f" {mark} "
+
+    def frame_row(row: int) -> str:  # the top (row 0) or bottom (row 6) border
+        parts = []
+        for c in range(SIZE):
+            cell = row * SIZE + c
+            parts.append(f"+-{ent[cell]}-" if cell in ent else _H_LINE)
+        return "     " + "".join(parts) + "+"
+
+    files = "       " + "   ".join("abcdefg")
+    lines = [files, frame_row(0)]
+    for r in range(SIZE):
+        rank = SIZE - r
+        left, right = r * SIZE, r * SIZE + SIZE - 1
+        text = f"  {rank}  " + (str(ent[left]) if left in ent else "|")
+        for c in range(SIZE):
+            cell = r * SIZE + c
+            text += cell_text(cell)
+            if c < SIZE - 1:
+                owner = walls[H_GAPS + r * (SIZE - 1) + c]
+                text += " " if owner == EMPTY else WALL_MARKS[owner]
+        text += (str(ent[right]) if right in ent else "|") + f"  {rank}"
+        lines.append(text)
+        if r < SIZE - 1:
+            gaps = []
+            for c in range(SIZE):
+                owner = walls[r * SIZE + c]
+                gaps.append("+   " if owner == EMPTY else f"+{WALL_MARKS[owner] * 3}")
+            lines.append("     " + "".join(gaps) + "+")
+    lines.append(frame_row(SIZE - 1))
+    lines.append(files)
+    seats = ", ".join(f"seat {s} {cell_name(c)}" for s, c in enumerate(entrances(state.players)))
+    lines.append(f"entrances: {seats}; walls A-D = seats 0-3")
+    if state.winner != NO_CELL:
+        status = f"seat {state.winner} wins (sphere on {cell_name(state.sphere)})"
+    elif state.is_terminal():
+        status = f"draw: move limit of {state._max_turns} turns reached"
+    else:
+        status = f"turn {state.turn + 1}, seat {state.current_player} to move"
+        if state.forbid != NO_CELL:
+            status += f"; the sphere may not be pushed back to {cell_name(state.forbid)}"
+    lines.append(status)
+    return "\n".join(lines)
