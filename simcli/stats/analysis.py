@@ -89,7 +89,7 @@ def _sentence(e: dict, m: int, method: str, alpha: float) -> str:
         tail = (
             f"{verdict} at {a} after correction for {m} tests "
             f"({method.upper() if method in ('bh', 'by') else method.capitalize()}, "
-            f"adjusted p = {W.pvalue(e['p_adjusted'])})"
+            f"adjusted {W.p_phrase(e['p_adjusted'])})"
         )
     stat = ""
     if e.get("statistic") is not None and e["test"].startswith(("chi-square", "likelihood")):
