@@ -7,6 +7,7 @@ suggestion for misspelt keys and names. See ``docs/config.md`` for the reference
 from __future__ import annotations
 
 import itertools
+import math
 import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -42,10 +43,11 @@ TOP_KEYS = (
     "gate",
     "asserts",
 )
+MAX_ELO = 2000  # beyond this an expected score is 0 or 1 in floating point
 GATE_KEYS = ("candidate", "baseline", "elo0", "elo1", "alpha", "beta", "max_games", "batch")
 EXECUTORS = ("local", "dask")
-#: Keys that change how a run is executed but never its records (free to differ on resume).
-EXECUTION_KEYS = ("workers", "output", "executor", "scheduler")
+#: Keys that never change a run's records (free to differ on resume).
+EXECUTION_KEYS = ("workers", "output", "executor", "scheduler", "name", "asserts", "gate")
 STRATEGY_KEYS = ("name", "use", "params")
 FORMAT_KEYS = ("type", "candidate")
 VARIANT_KEYS = ("name", "options")
@@ -175,8 +177,15 @@ class _Doc:
             raise ConfigError(f"{where}: YAML syntax error: {problem}") from None
         except yaml.YAMLError as exc:
             raise ConfigError(f"{path}: YAML error: {exc}") from None
+        except RecursionError:
+            raise ConfigError(f"{path}: YAML nests too deeply (a recursive alias?)") from None
         if node is not None:
-            self._walk(node, ())
+            try:
+                self._walk(node, ())
+            except RecursionError:
+                raise ConfigError(
+                    f"{path}: YAML nests too deeply (a recursive alias?)"
+                ) from None
 
     def _walk(self, node: yaml.Node, path: KeyPath) -> None:
         self.marks.setdefault(path, node.start_mark.line + 1)
@@ -313,8 +322,8 @@ def _build(doc: _Doc, raw: dict[str, Any]) -> Config:
     strategies = _strategies(doc, raw["strategies"], game_id)
     fmt, candidate = _format(doc, raw.get("format", "round_robin"), strategies, players)
 
-    games = _int(doc, ("games",), raw.get("games", 100), 1)
     step = rotations_for(fmt, players)
+    games = _int(doc, ("games",), raw.get("games", -(-100 // step) * step), 1)
     if games % step:
         seated = "seat-swapped pairs" if step == 2 else f"sets of {step} seat rotations"
         raise doc.error(
@@ -327,7 +336,10 @@ def _build(doc: _Doc, raw: dict[str, Any]) -> Config:
     output = _str(doc, ("output",), raw.get("output", str(Path("results") / name)))
     limit = raw.get("move_time_limit")
     if limit is not None and (
-        isinstance(limit, bool) or not isinstance(limit, int | float) or limit <= 0
+        isinstance(limit, bool)
+        or not isinstance(limit, int | float)
+        or not math.isfinite(limit)
+        or limit <= 0
     ):
         raise doc.error(("move_time_limit",), f"expected seconds > 0; got {_kind(limit)}")
     executor = raw.get("executor", "local")
@@ -509,8 +521,10 @@ def _gate(doc: _Doc, value: Any, names: list[str], players: int) -> GateSpec | N
     for key in ("elo0", "elo1", "alpha", "beta"):
         if key in value:
             v = value[key]
-            if isinstance(v, bool) or not isinstance(v, int | float):
-                raise doc.error(("gate", key), f"expected a number; got {_kind(v)}")
+            if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
+                raise doc.error(("gate", key), f"expected a finite number; got {_kind(v)}")
+            if key.startswith("elo") and abs(v) >= MAX_ELO:
+                raise doc.error(("gate", key), f"must be between -{MAX_ELO} and {MAX_ELO} Elo")
             numbers[key] = float(v)
     spec = GateSpec(value["candidate"], value["baseline"], **numbers)
     if spec.elo0 >= spec.elo1:
@@ -576,14 +590,20 @@ def _asserts(doc: _Doc, value: Any, names: list[str]) -> tuple[Any, ...]:
                         (*path, kind, key),
                         f"no strategy named {val!r}{did_you_mean(str(val), names)}",
                     )
-            elif isinstance(val, bool) or not isinstance(val, int | float):
-                raise doc.error((*path, kind, key), f"expected a number; got {_kind(val)}")
+            elif (
+                isinstance(val, bool) or not isinstance(val, int | float) or not math.isfinite(val)
+            ):
+                raise doc.error((*path, kind, key), f"expected a finite number; got {_kind(val)}")
+            elif kind in ("win_rate", "seat_bias") and not 0 <= val <= 1:
+                raise doc.error((*path, kind, key), f"a rate between 0 and 1; got {val}")
         need = {
             "win_rate": ("strategy",),
             "elo_diff": ("a", "b", "at_least"),
             "seat_bias": ("within",),
         }[kind]
         missing = [k for k in need if k not in args]
+        if kind == "elo_diff" and args.get("a") is not None and args.get("a") == args.get("b"):
+            raise doc.error((*path, kind), "a and b must be different strategies")
         if kind == "win_rate" and ("at_least" in args) == ("at_most" in args):
             missing.append("exactly one of at_least / at_most")
         if missing:

@@ -63,14 +63,14 @@ def read_log(path: Path) -> Iterator[tuple[int, dict[str, Any] | BadLine]]:
         for raw in data_iter:
             lineno += 1
             if pending is not None:
-                item = _parse(*pending, last=False)
+                item = _parse_in(path, *pending, last=False)
                 good, bad = (good + 1, bad) if isinstance(item, dict) else (good, bad + 1)
                 if bad and not good and bad >= 5:
                     raise RecordError(f"{path}: not a JSON-lines game log ({item.message})")
                 yield pending[0], item
             pending = (lineno, raw)
         if pending is not None:
-            item = _parse(*pending, last=True)
+            item = _parse_in(path, *pending, last=True)
             good, bad = (good + 1, bad) if isinstance(item, dict) else (good, bad + 1)
             if not good:
                 raise RecordError(f"{path}: not a JSON-lines game log ({item.message})")
@@ -79,7 +79,16 @@ def read_log(path: Path) -> Iterator[tuple[int, dict[str, Any] | BadLine]]:
             raise RecordError(f"{path}: the game log is empty")
 
 
+def _parse_in(path: Path, lineno: int, raw: bytes, last: bool) -> dict[str, Any] | BadLine:
+    try:
+        return _parse(lineno, raw, last)
+    except RecordError as exc:
+        raise RecordError(f"{path}: {exc}") from None
+
+
 def _parse(lineno: int, raw: bytes, last: bool) -> dict[str, Any] | BadLine:
+    """One line: a record, a :class:`BadLine`, or :class:`RecordError` for a schema this
+    version cannot read (the caller adds the file name)."""
     text = raw.decode("utf-8", errors="replace")
     if not text.strip():
         return BadLine(lineno, f"line {lineno}: empty line")
@@ -99,7 +108,49 @@ def _parse(lineno: int, raw: bytes, last: bool) -> dict[str, Any] | BadLine:
             f"line {lineno}: record schema {value['schema']!r} is not supported "
             f"(this simcli reads schema {SCHEMA_VERSION})"
         )
+    problem = shape_problem(value)
+    if problem:
+        return BadLine(lineno, f"line {lineno}: not a valid game record ({problem})")
     return value
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def shape_problem(record: dict[str, Any]) -> str | None:
+    """What is wrong with the types of a record's fields (see the JSON Schema), or None."""
+    seats = record["seats"]
+    if not isinstance(seats, list) or not seats or not all(isinstance(s, str) for s in seats):
+        return "seats must be a non-empty list of strategy names"
+    n = len(seats)
+    if not isinstance(record["game"], str):
+        return "game must be a text"
+    if not isinstance(record["options"], dict):
+        return "options must be an object"
+    if not _is_int(record["index"]) or not _is_int(record["seed"]):
+        return "index and seed must be whole numbers"
+    if not isinstance(record["moves"], list):
+        return "moves must be a list"
+    if record["setup"] is not None and not isinstance(record["setup"], dict):
+        return "setup must be an object"
+    scores = record["scores"]
+    if scores is not None and (
+        not isinstance(scores, list)
+        or len(scores) != n
+        or not all(isinstance(x, int | float) and not isinstance(x, bool) for x in scores)
+    ):
+        return f"scores must be null or {n} numbers"
+    winners = record["winners"]
+    if not isinstance(winners, list) or not all(_is_int(w) and 0 <= w < n for w in winners):
+        return f"winners must list seats 0..{n - 1}"
+    if record["termination"] not in TERMINATIONS:
+        return f"termination must be one of {', '.join(TERMINATIONS)}"
+    if "detail" in record and not isinstance(record["detail"], dict):
+        return "detail must be an object"
+    if record["final_hash"] is not None and not isinstance(record["final_hash"], str):
+        return "final_hash must be a text or null"
+    return None
 
 
 @dataclass
@@ -182,6 +233,8 @@ def replay(record: dict[str, Any], on_state=None) -> list[Mismatch]:
                     )
     elif termination == "forfeit":
         detail = record.get("detail") or {}
+        if record["scores"] is not None:
+            problems.append(Mismatch(index, None, "a forfeit has no scores (null)"))
         seat = detail.get("seat")
         if state.is_terminal() or state.current_player != seat:
             problems.append(
@@ -196,13 +249,29 @@ def replay(record: dict[str, Any], on_state=None) -> list[Mismatch]:
                     f"winners: record has {record['winners']!r}, a forfeit gives {others!r}",
                 )
             )
-    elif termination != "error":
+    elif termination == "error":
+        if record["scores"] is not None or record["winners"]:
+            problems.append(Mismatch(index, None, "an error record has no scores and no winners"))
+        if state.is_terminal() and _outcome_or_none(state) is not None:
+            problems.append(
+                Mismatch(index, None, "termination 'error', but the rules end the game normally")
+            )
+    else:
         problems.append(Mismatch(index, None, f"unknown termination {termination!r}"))
     actual = state.final_hash()
-    if record["final_hash"] is not None and record["final_hash"] != actual:
+    if record["final_hash"] is None and termination != "error":
+        problems.append(Mismatch(index, None, "final_hash is missing"))
+    elif record["final_hash"] is not None and record["final_hash"] != actual:
         problems.append(
             Mismatch(
                 index, None, f"final_hash: record has {record['final_hash']}, replay gives {actual}"
             )
         )
     return problems
+
+
+def _outcome_or_none(state):
+    try:
+        return state.outcome()
+    except Exception:  # the rules failed here when the game was played, too
+        return None

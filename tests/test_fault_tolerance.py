@@ -46,6 +46,42 @@ class Suicide(Strategy):
         return legal_moves[0]
 
 
+class Exiter(Strategy):
+    def choose(self, view, legal_moves):
+        if len(legal_moves) <= 32:
+            raise SystemExit(0)
+        return legal_moves[0]
+
+
+class Interrupter(Strategy):
+    def choose(self, view, legal_moves):
+        if len(legal_moves) <= 32:
+            raise KeyboardInterrupt
+        return legal_moves[0]
+
+
+class Swallower(Strategy):
+    def choose(self, view, legal_moves):
+        if len(legal_moves) == 30:
+            try:
+                time.sleep(2)
+            except BaseException:
+                pass
+        return legal_moves[0]
+
+
+class Weird:
+    def __eq__(self, other):
+        raise RuntimeError("no comparing me")
+
+    __hash__ = None
+
+
+class WeirdMover(Strategy):
+    def choose(self, view, legal_moves):
+        return Weird()
+
+
 class Deaf(Strategy):
     """Blocks the alarm signal, then sleeps: only the pool's watchdog can stop it."""
 
@@ -102,6 +138,40 @@ def test_slow_strategies_forfeit_on_time(tmp_path, cls, workers) -> None:
         assert r["detail"]["kind"] == "timeout"
         assert r["seats"][r["detail"]["seat"]] == "other"
     assert invoke("replay", str(out), "--verify").exit_code == 0
+
+
+@pytest.mark.parametrize("cls", ["Exiter", "Interrupter"])
+def test_base_exceptions_from_strategies_are_forfeits_for_any_worker_count(tmp_path, cls):
+    path = write(tmp_path, f"bad.py:{cls}", games=2)
+    logs = []
+    for workers in ("0", "1"):
+        out = tmp_path / f"out{workers}"
+        result = invoke("run", str(path), "--out", str(out), "-q", "--workers", workers)
+        assert result.exit_code == 0, result.output
+        recs = records(out)
+        assert all(r["termination"] == "forfeit" for r in recs)
+        assert all(r["detail"]["kind"] == "exception" for r in recs)
+        logs.append((out / "games.jsonl").read_bytes())
+    assert logs[0] == logs[1]
+
+
+def test_a_swallowed_timeout_still_forfeits(tmp_path) -> None:
+    path = write(tmp_path, "bad.py:Swallower", games=2)
+    out = tmp_path / "out"
+    result = invoke(
+        "run", str(path), "--out", str(out), "-q", "--workers", "0", "--move-time-limit", "0.2"
+    )
+    assert result.exit_code == 0, result.output
+    kinds = {r["detail"]["kind"] for r in records(out) if r["termination"] == "forfeit"}
+    assert kinds == {"timeout"}
+
+
+def test_a_move_that_cannot_be_compared_is_illegal(tmp_path) -> None:
+    path = write(tmp_path, "bad.py:WeirdMover", games=2)
+    out = tmp_path / "out"
+    result = invoke("run", str(path), "--out", str(out), "-q", "--workers", "0")
+    assert result.exit_code == 0, result.output
+    assert {r["detail"]["kind"] for r in records(out)} == {"illegal_move"}
 
 
 def test_a_worker_that_dies_costs_only_its_game(tmp_path) -> None:
@@ -207,7 +277,7 @@ def test_truncated_last_line_is_dropped_and_reported(tmp_path, clean_run) -> Non
     (out / "run.json").write_text(json.dumps(info))
     result = invoke("run", str(config), "--out", str(out), "-q", "--resume")
     assert result.exit_code == 0, result.output
-    assert "dropping an incomplete last line" in result.output
+    assert "keeping games 0..39; dropping line 41 and after" in result.output
     assert (out / "games.jsonl").read_bytes() == expected
 
 
@@ -220,12 +290,13 @@ def _config_dict(path: Path) -> dict:
 def test_sigint_stops_cleanly_and_resumes(tmp_path, clean_run) -> None:
     config, expected = clean_run
     out = tmp_path / "out"
-    proc = _spawn_run(config, out)
+    proc = _spawn_run(config, out, "--seed", "9")  # the config's own seed, given as a flag
     _wait_for_lines(out, 60, proc)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     assert "--resume" in err and "interrupted after" in err
+    assert "--seed 9" in err  # the printed command repeats the flags of the run
     info = json.loads((out / "run.json").read_text())
     assert info["status"] == "interrupted"
     partial = (out / "games.jsonl").read_bytes()
@@ -233,6 +304,17 @@ def test_sigint_stops_cleanly_and_resumes(tmp_path, clean_run) -> None:
     result = invoke("run", str(config), "--out", str(out), "-q", "--resume")
     assert result.exit_code == 0, result.output
     assert (out / "games.jsonl").read_bytes() == expected
+
+
+def test_resume_of_a_complete_run_changes_nothing(tmp_path) -> None:
+    config = write(tmp_path, "greedy", games=4)
+    out = tmp_path / "out"
+    assert invoke("run", str(config), "--out", str(out), "-q", "--workers", "0").exit_code == 0
+    before = (out / "run.json").read_bytes(), (out / "games.jsonl").read_bytes()
+    result = invoke("run", str(config), "--out", str(out), "--resume", "--workers", "0")
+    assert result.exit_code == 0, result.output
+    assert "already complete" in result.output
+    assert ((out / "run.json").read_bytes(), (out / "games.jsonl").read_bytes()) == before
 
 
 def test_resume_refuses_a_changed_config(tmp_path) -> None:

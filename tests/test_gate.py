@@ -267,7 +267,7 @@ def test_assertion_config_errors(tmp_path) -> None:
         ("  - win_rat: {strategy: greedy, at_least: 0.8}", "did you mean 'win_rate'"),
         ("  - win_rate: {strategy: gready, at_least: 0.8}", "did you mean 'greedy'"),
         ("  - win_rate: {strategy: greedy}", "exactly one of at_least / at_most"),
-        ("  - elo_diff: {a: greedy, b: random, at_least: much}", "expected a number"),
+        ("  - elo_diff: {a: greedy, b: random, at_least: much}", "expected a finite number"),
     ]:
         path.write_text(ASSERTS.split("asserts:")[0] + "asserts:\n" + bad + "\n")
         result = CliRunner().invoke(cli, ["validate", str(path)])

@@ -217,3 +217,25 @@ def test_bench_command_prints_ratios() -> None:
     assert "bare engine loop" in result.output and "vs 1 worker" in result.output
     result = CliRunner().invoke(cli, ["bench", "--games", "20", "--game", "chess"])
     assert result.exit_code == 2 and "unknown game 'chess'" in result.output
+
+
+def test_verify_catches_tampered_terminations_and_bad_shapes(tmp_path) -> None:
+    out = tmp_path / "out"
+    assert run(tmp_path, CONFIG, "--workers", "0", "--out", str(out)).exit_code == 0
+    path = out / "games.jsonl"
+    records = [json.loads(x) for x in path.read_text().splitlines()][:4]
+    records[0] |= {"termination": "error", "scores": None, "winners": []}  # a normal game
+    records[1]["final_hash"] = None
+    records[2] |= {
+        "termination": "forfeit",
+        "detail": {"seat": 0, "kind": "exception", "message": "x"},
+    }
+    records[3]["winners"] = [7]  # not a seat: a bad line, not a crash
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    result = CliRunner().invoke(cli, ["replay", str(path), "--verify"])
+    assert result.exit_code == 2, result.output  # the bad line makes it a usage error
+    assert "game 0: termination 'error', but the rules end the game normally" in result.output
+    assert "game 1: final_hash is missing" in result.output
+    assert "game 2: a forfeit has no scores" in result.output
+    assert "line 4: not a valid game record (winners must list seats 0..1)" in result.output
+    assert "Traceback" not in result.output

@@ -34,7 +34,7 @@ def gate(config_path, out, workers, seed, games, force, junit_path, quiet, verbo
     import dataclasses
 
     from simcli.config import load_config
-    from simcli.errors import ConfigError
+    from simcli.errors import ConfigError, SimcliError
     from simcli.gate.observer import GateObserver
     from simcli.tournament.output import check_output
     from simcli.tournament.runner import run_tournament
@@ -60,33 +60,34 @@ def gate(config_path, out, workers, seed, games, force, junit_path, quiet, verbo
     observer = GateObserver(spec, schedule)
     # small ranges, so that few games are in flight when the test decides
     chunk = max(1, min(spec.batch, 2 * spec.batch // max(config.workers, 1)))
-    result = run_tournament(
-        config,
-        target,
-        force=force,
-        quiet=quiet,
-        verbose=verbose,
-        observer=observer,
-        chunk_size=chunk,
-    )
-    verdict, code, text = summarize(observer, result.tally.games)
+    try:
+        result = run_tournament(
+            config,
+            target,
+            force=force,
+            quiet=quiet,
+            verbose=verbose,
+            observer=observer,
+            chunk_size=chunk,
+        )
+    except OSError as exc:
+        raise SimcliError(f"{target}: {exc.strerror or exc}") from None
+    interrupted = result.status == "interrupted"
+    verdict, code, text = summarize(observer, result.tally.games, interrupted)
     click.echo(text)
     _save(target, observer, verdict)
     if junit_path:
         from simcli.gate.junit import Case, write_junit
 
-        status = {PASSED: "pass", REGRESSION: "fail", UNDECIDED: "inconclusive"}[code]
+        status = {PASSED: "pass", REGRESSION: "fail"}.get(code, "inconclusive")
+        name = f"gate {spec.candidate} vs {spec.baseline}"
         write_junit(
-            Path(junit_path),
-            "gate",
-            [Case(f"gate {spec.candidate} vs {spec.baseline}", status, text, result.seconds)],
+            Path(junit_path), "gate", [Case(name, status, f"{verdict}\n{text}", result.seconds)]
         )
-    if result.status == "interrupted":
-        raise SystemExit(130)
-    raise SystemExit(code)
+    raise SystemExit(130 if interrupted else code)
 
 
-def summarize(observer, games: int) -> tuple[str, int, str]:
+def summarize(observer, games: int, interrupted: bool = False) -> tuple[str, int, str]:
     from simcli.gate.sprt import elo_estimate
 
     spec, st = observer.spec, observer.state
@@ -99,6 +100,8 @@ def summarize(observer, games: int) -> tuple[str, int, str]:
         verdict, code = f"PASSED: H1 accepted ({spec.candidate} is not weaker)", PASSED
     elif st.verdict == "H0":
         verdict, code = f"FAILED: H0 accepted ({spec.candidate} regressed)", REGRESSION
+    elif interrupted:
+        verdict, code = f"INTERRUPTED after {games} games, before a decision", 130
     else:
         verdict, code = f"NO DECISION within {spec.max_games} games", UNDECIDED
     lines = [

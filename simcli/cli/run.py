@@ -112,7 +112,10 @@ def run(
     except OSError as exc:
         raise SimcliError(f"{target}: {exc.strerror or exc}") from None
     if result.resumed_from and not quiet:
-        click.echo(f"resumed after {result.resumed_from} games already played", err=True)
+        if result.resumed_from >= total:
+            click.echo(f"{target}: the run is already complete; nothing to play", err=True)
+        else:
+            click.echo(f"resumed after {result.resumed_from} games already played", err=True)
     from simcli.report.api import report_run_folder
 
     text = report_run_folder(target, plots=plots)
@@ -135,6 +138,13 @@ def run(
             click.echo(f"  game {index}: {what}", err=True)
     if result.status == "interrupted":
         command = ["simcli", "run", config_path, "--resume", "--out", str(target)]
+        for flag, value in (
+            ("--seed", seed),
+            ("--games", games),
+            ("--move-time-limit", move_time_limit),
+        ):
+            if value is not None:
+                command += [flag, str(value)]
         click.echo(
             f"interrupted after {result.tally.games} of {total} games; to continue:\n"
             f"  {shlex.join(command)}",
@@ -153,6 +163,11 @@ def run(
 
 def _assertions(config, target: Path, junit_path: str | None) -> bool:
     if not config.asserts:
+        if junit_path:
+            from simcli.gate.junit import write_junit
+
+            write_junit(Path(junit_path), "asserts", [])
+            click.echo(f"the config has no asserts: {junit_path} holds no test case", err=True)
         return False
     import json
 

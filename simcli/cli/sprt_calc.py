@@ -54,6 +54,8 @@ def sprt_calc(wins, draws, losses, pentanomial, elo0, elo1, alpha, beta, as_json
         raise click.UsageError("give --wins, --draws and --losses (or --pentanomial)")
     else:
         counts = [losses, draws, wins]
+    if not all(math.isfinite(x) and abs(x) < 2000 for x in (elo0, elo1)):
+        raise click.UsageError("--elo0 and --elo1 must be finite, between -2000 and 2000")
     if elo0 >= elo1:
         raise click.UsageError("--elo1 must be above --elo0")
     state = sprt(counts, elo0, elo1, alpha, beta)

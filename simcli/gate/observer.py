@@ -83,8 +83,9 @@ class GateObserver:
             key_a = a[0] if a else float("-inf")
             key_b = b[0] if b else float("-inf")
         else:
-            key_a = (game_share(first, seat), first.scores[seat] if first.scores else 0)
-            key_b = (game_share(second, seat), second.scores[seat] if second.scores else 0)
+            lost = float("-inf")  # a forfeit scores below any real score
+            key_a = (game_share(first, seat), first.scores[seat] if first.scores else lost)
+            key_b = (game_share(second, seat), second.scores[seat] if second.scores else lost)
         return 2 if key_a > key_b else 0 if key_a < key_b else 1
 
     def look(self) -> None:

@@ -1,27 +1,27 @@
 """Per-move time limits.
 
-A strategy that takes longer than ``move_time_limit`` seconds for one move forfeits the
-game (kind ``timeout``). Two mechanisms raise :class:`MoveTimeout` inside the strategy:
+A strategy whose ``choose`` takes longer than ``move_time_limit`` seconds forfeits the game
+(kind ``timeout``). Each move runs inside ``with clock.move() as watch:``; afterwards
+``watch.fired`` says whether the limit passed, so a strategy that swallows the timeout
+exception, or returns late, still forfeits.
 
 * :class:`SignalClock` — ``SIGALRM`` through ``setitimer``, for the main thread of a
-  process (local worker processes, ``--workers 0``). It also interrupts ``time.sleep`` and
-  other system calls.
-* :class:`ThreadClock` — a watchdog thread that raises the exception asynchronously in
-  the playing thread (``PyThreadState_SetAsyncExc``), for threads that cannot receive
-  signals (Dask workers). It acts at the next Python bytecode: a strategy blocked inside C
-  code is only stopped when it returns to Python.
+  process (local worker processes, ``--workers 0``): it raises :class:`MoveTimeout` inside
+  the strategy, and also interrupts ``time.sleep`` and other system calls.
+* :class:`ThreadClock` — for threads, which cannot receive signals (Dask workers): it
+  measures the move and the strategy forfeits when the move returns late. It cannot
+  interrupt a move that never returns (Dask cannot stop a thread); use the local executor
+  for strategies that may hang.
 
-A strategy stuck in C code for good is caught by the local pool itself, which stops and
-replaces a worker whose move overruns the limit by a grace period (see ``pool.py``).
+A strategy stuck where the alarm cannot reach it (C code with the signal blocked) is
+caught by the local pool itself, which stops and replaces the worker (see ``pool.py``).
 """
 
 from __future__ import annotations
 
-import ctypes
 import signal
 import threading
 import time
-from contextlib import AbstractContextManager, nullcontext
 
 
 class MoveTimeout(BaseException):
@@ -29,91 +29,79 @@ class MoveTimeout(BaseException):
     that a strategy's own ``except Exception`` cannot swallow it."""
 
 
+class StopNow(BaseException):
+    """The user asked twice to stop the run (Ctrl-C, SIGTERM): stop at once. Distinct from
+    KeyboardInterrupt so that a strategy raising that is just a forfeit."""
+
+
+class _Watch:
+    __slots__ = ("fired",)
+
+    def __init__(self) -> None:
+        self.fired = False
+
+
 class SignalClock:
     def __init__(self, limit: float):
         self.limit = limit
-        self._armed = False
+        self._watch: _Watch | None = None
         signal.signal(signal.SIGALRM, self._fire)
 
     def _fire(self, signum, frame) -> None:
-        if self._armed:
-            self._armed = False
+        watch = self._watch
+        if watch is not None and not watch.fired:
+            watch.fired = True
             raise MoveTimeout()
 
-    def move(self) -> AbstractContextManager:
+    def move(self) -> _SignalMove:
         return _SignalMove(self)
 
 
 class _SignalMove:
-    __slots__ = ("clock",)
+    __slots__ = ("clock", "watch")
 
     def __init__(self, clock: SignalClock):
         self.clock = clock
+        self.watch = _Watch()
 
-    def __enter__(self) -> None:
-        self.clock._armed = True
+    def __enter__(self) -> _Watch:
+        self.clock._watch = self.watch
         signal.setitimer(signal.ITIMER_REAL, self.clock.limit)
+        return self.watch
 
     def __exit__(self, *exc) -> None:
         signal.setitimer(signal.ITIMER_REAL, 0)
-        self.clock._armed = False
+        self.clock._watch = None
 
 
 class ThreadClock:
-    """One watchdog thread per clock; ``move()`` arms it for the calling thread."""
-
     def __init__(self, limit: float):
         self.limit = limit
-        self._cond = threading.Condition()
-        self._deadline: float | None = None
-        self._target: int | None = None
-        self._token = 0
-        self._thread = threading.Thread(target=self._watch, name="simcli-move-clock", daemon=True)
-        self._thread.start()
 
-    def _watch(self) -> None:
-        with self._cond:
-            while True:
-                if self._deadline is None:
-                    self._cond.wait()
-                    continue
-                remaining = self._deadline - time.monotonic()
-                if remaining > 0:
-                    self._cond.wait(remaining)
-                    continue
-                target, self._deadline = self._target, None
-                if target is not None:
-                    ctypes.pythonapi.PyThreadState_SetAsyncExc(
-                        ctypes.c_ulong(target), ctypes.py_object(MoveTimeout)
-                    )
-
-    def move(self) -> AbstractContextManager:
-        return _ThreadMove(self)
+    def move(self) -> _ThreadMove:
+        return _ThreadMove(self.limit)
 
 
 class _ThreadMove:
-    __slots__ = ("clock",)
+    __slots__ = ("limit", "started", "watch")
 
-    def __init__(self, clock: ThreadClock):
-        self.clock = clock
+    def __init__(self, limit: float):
+        self.limit = limit
+        self.watch = _Watch()
+        self.started = 0.0
 
-    def __enter__(self) -> None:
-        clock = self.clock
-        with clock._cond:
-            clock._target = threading.get_ident()
-            clock._deadline = time.monotonic() + clock.limit
-            clock._cond.notify()
+    def __enter__(self) -> _Watch:
+        self.started = time.monotonic()
+        return self.watch
 
     def __exit__(self, *exc) -> None:
-        clock = self.clock
-        with clock._cond:
-            clock._deadline = None
-            clock._target = None
+        if time.monotonic() - self.started > self.limit:
+            self.watch.fired = True
 
 
 class NoClock:
-    def move(self) -> AbstractContextManager:
-        return nullcontext()
+    def move(self) -> _ThreadMove:  # pragma: no cover - the runner skips the clock
+        return _ThreadMove(float("inf"))
 
 
 def make_clock(limit: float | None):

@@ -1,11 +1,13 @@
 """The Dask executor: the same ranges of the schedule, played on a Dask distributed
 cluster (``--executor dask --scheduler ADDRESS``).
 
-The config is sent to the workers once (``scatter`` with ``broadcast``); each task plays
-one range and returns a :class:`Chunk`. Every Dask worker process keeps one
+Each task carries the config (a few kilobytes, so a worker that joins or replaces a lost
+one needs nothing else) and plays one range, returning a :class:`Chunk`. Every Dask
+worker process keeps one
 :class:`ChunkPlayer` per config, so strategies are loaded once per process. Dask itself
 re-runs the tasks of a worker that dies; games are deterministic, so the records are the
-same as a local run's. Move time limits use the thread clock (Dask runs tasks in threads).
+same as a local run's. Move time limits use the thread clock (Dask runs tasks in threads):
+a late move forfeits when it returns, but a move that never returns cannot be stopped.
 """
 
 from __future__ import annotations
@@ -60,7 +62,6 @@ class DaskExecutor:
                 f"cannot reach the Dask scheduler at {config.scheduler}: {exc}"
             ) from None
         self.key = _config_key(config)
-        self.remote_config = self.client.scatter(config, broadcast=True)
         workers = len(self.client.scheduler_info().get("workers", {})) or 1
         self.window = max(4, workers * 4)
 
@@ -106,7 +107,7 @@ class DaskExecutor:
     def _submit(self, start: int, stop: int):
         future = self.client.submit(
             play_range_remote,
-            self.remote_config,
+            self.config,
             self.key,
             start,
             stop,

@@ -13,6 +13,7 @@ from simcli.errors import OutputExistsError
 #: Files and folders a run writes; --force removes exactly these.
 RUN_FILES = (
     "games.jsonl", "run.json", "run.log", "summary.json", "report.md", "plots", "gate.json",
+    "summary.csv", "report.txt",
 )
 
 

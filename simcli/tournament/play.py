@@ -16,7 +16,7 @@ from typing import Any
 from simcli.game import CHANCE, TERMINAL, Game, IllegalMoveError, State
 from simcli.records import SCHEMA_VERSION
 from simcli.seeding import chance_rng, seat_rng
-from simcli.tournament.clock import MoveTimeout, NoClock
+from simcli.tournament.clock import MoveTimeout, NoClock, StopNow
 from strategies.base import Strategy
 
 log = logging.getLogger("simcli.play")
@@ -67,7 +67,7 @@ def play_game(
         except Exception as exc:
             raise GameError(f"setup failed: {type(exc).__name__}: {exc}") from exc
         strategies = _start_strategies(game, seed, seats, factories)
-        _play_out(state, strategies, moves, rng, clock or NoClock())
+        _play_out(state, strategies, moves, rng, clock)
         try:
             outcome = state.outcome()
         except Exception as exc:
@@ -128,7 +128,9 @@ def _start_strategies(
         try:
             strategy = factories[name]()
             strategy.start_game(game, seat, seat_rng(seed, seat))
-        except Exception as exc:
+        except StopNow:
+            raise
+        except BaseException as exc:  # SystemExit & co. from a strategy are its forfeit too
             raise Forfeit(seat, "exception", f"start_game: {type(exc).__name__}: {exc}") from exc
         strategies.append(strategy)
     return strategies
@@ -144,7 +146,7 @@ def _play_out(state: State, strategies: list[Strategy], moves: list[Any], rng, c
     apply = state.apply
     legal_moves = state.legal_moves
     view = state.view
-    timed = clock.move
+    timed = None if clock is None or isinstance(clock, NoClock) else clock.move
     while True:
         try:
             seat = state.current_player
@@ -162,15 +164,22 @@ def _play_out(state: State, strategies: list[Strategy], moves: list[Any], rng, c
         if not legal:
             raise GameError(f"seat {seat} to move but no legal moves")
         try:
-            with timed():
+            if timed is None:
                 move = choosers[seat](seen, legal.copy())
+            else:
+                with timed() as watch:
+                    move = choosers[seat](seen, legal.copy())
+                if watch.fired:  # the strategy swallowed the timeout, or returned late
+                    raise MoveTimeout
         except MoveTimeout:
             raise Forfeit(seat, "timeout", "move time limit exceeded") from None
-        except Exception as exc:
+        except StopNow:
+            raise
+        except BaseException as exc:  # SystemExit, KeyboardInterrupt... raised by a strategy
             raise Forfeit(seat, "exception", f"{type(exc).__name__}: {exc}") from exc
         try:
             move = legal[legal.index(move)]  # the game's own (JSON-safe) equal value
-        except (ValueError, TypeError):
+        except Exception:  # not in the list, or a value whose comparison raises
             raise Forfeit(seat, "illegal_move", f"{_short(move)} is not a legal move") from None
         try:
             apply(move)
@@ -182,5 +191,8 @@ def _play_out(state: State, strategies: list[Strategy], moves: list[Any], rng, c
 
 
 def _short(value: Any, limit: int = 80) -> str:
-    text = repr(value)
+    try:
+        text = repr(value)
+    except Exception:
+        text = f"<{type(value).__name__} object>"
     return text if len(text) <= limit else text[: limit - 3] + "..."

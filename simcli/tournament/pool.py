@@ -33,7 +33,10 @@ HANG_GRACE = 2.0  # seconds past the move limit before a worker is stopped
 
 
 def _worker_main(config: Config, conn: Connection, status) -> None:
+    # The parent decides how a run stops: workers ignore Ctrl-C and SIGTERM (inherited
+    # from the terminal's process group) and check the stop flag between games.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     player = ChunkPlayer(config, status)
     while True:
         task = conn.recv()
@@ -43,6 +46,8 @@ def _worker_main(config: Config, conn: Connection, status) -> None:
         lines, outcomes, first = [], [], start
         last_flush = time.monotonic()
         for line, outcome in player.iter_play(start, stop):
+            if status[2]:  # the parent is stopping: keep what is played, end the range
+                break
             lines.append(line)
             outcomes.append(outcome)
             if time.monotonic() - last_flush >= FLUSH_SECONDS:
@@ -57,7 +62,8 @@ def _worker_main(config: Config, conn: Connection, status) -> None:
 
 class _Worker:
     def __init__(self, ctx, config: Config, number: int):
-        self.status = ctx.Array("d", [-1.0, 0.0], lock=False)
+        # [game being played, start of the current move, stop flag]
+        self.status = ctx.Array("d", [-1.0, 0.0, 0.0], lock=False)
         self.conn, child = ctx.Pipe()
         self.process = ctx.Process(
             target=_worker_main,
@@ -104,12 +110,16 @@ class LocalPool:
     def _spawn(self) -> _Worker:
         self.spawned += 1
         worker = _Worker(self.ctx, self.config, self.spawned)
+        if self.stopping:
+            worker.status[2] = 1.0
         self.workers.append(worker)
         return worker
 
     def stop(self) -> None:
-        """Dispatch nothing more; in-flight ranges finish."""
+        """Dispatch nothing more; every worker finishes the game it is playing."""
         self.stopping = True
+        for worker in self.workers:
+            worker.status[2] = 1.0
 
     def run(self, ranges: Iterator[tuple[int, int]]) -> Iterator[Chunk]:
         for _ in range(self.size):
@@ -134,7 +144,7 @@ class LocalPool:
             for worker in busy:
                 yield from self._drain(worker, ready)
             if self.limit:
-                self._stop_hung(busy)
+                self._stop_hung([w for w in busy if w in self.workers])
 
     def _drain(self, worker: _Worker, ready: list) -> Iterator[Chunk]:
         if worker.conn in ready:
@@ -172,6 +182,11 @@ class LocalPool:
 
     def _replace(self, worker: _Worker, kind: str, why: str) -> Iterator[Chunk]:
         start, stop = worker.task
+        if worker.received >= stop:  # it died after sending every game: nothing is lost
+            worker.kill()
+            self.workers.remove(worker)
+            self._spawn()
+            return
         culprit = int(worker.status[0])
         if not worker.received <= culprit < stop:
             culprit = worker.received

@@ -26,8 +26,9 @@ from typing import Any
 from simcli import __version__
 from simcli.config import Config
 from simcli.errors import SimcliError
+from simcli.tournament.clock import StopNow
 from simcli.tournament.executor import chunk_ranges, default_chunk_size, make_executor
-from simcli.tournament.output import prepare_output, write_json_atomic
+from simcli.tournament.output import check_output, prepare_output, write_json_atomic
 from simcli.tournament.tally import Tally
 from simcli.tournament.worker import Chunk
 
@@ -81,7 +82,7 @@ class _Stopper:
             if self.executor is not None:
                 self.executor.stop()
         else:
-            raise KeyboardInterrupt
+            raise StopNow
 
     def __exit__(self, *exc) -> None:
         for sig, handler in self._saved.items():
@@ -110,8 +111,19 @@ def run_tournament(
     tally = Tally()
     if resume:
         start, run_info = prepare_resume(config, out, tally)
+        if start >= total:  # nothing to play: leave the finished run as it is
+            return RunResult(out=out, tally=tally, seconds=0.0, total=total, resumed_from=start)
     else:
-        prepare_output(out, force)
+        check_output(out, force)
+    # Connect to the cluster before anything is written: an unreachable scheduler must
+    # leave no half-made run folder behind.
+    executor = make_executor(config, workers)
+    if not resume:
+        try:
+            prepare_output(out, force)
+        except BaseException:
+            executor.close()
+            raise
         start = 0
         run_info = {
             "status": "running",
@@ -128,7 +140,6 @@ def run_tournament(
     )
     started = time.perf_counter()
     status = "failed"
-    executor = None
     size = chunk_size or default_chunk_size(total - start, workers)
     try:
         log.info(
@@ -142,7 +153,6 @@ def run_tournament(
             f", resuming at game {start}" if start else "",
         )
         with _Stopper() as stopper, (out / "games.jsonl").open("a", encoding="utf-8") as sink:
-            executor = make_executor(config, workers)
             stopper.executor = executor
             progress = _progress(total, start, quiet)
             next_index = start
@@ -164,7 +174,7 @@ def run_tournament(
                             if observer.done:
                                 executor.stop()
                     sink.flush()
-            except KeyboardInterrupt:
+            except StopNow:
                 log.warning("stopped at once by a second interrupt")
             finally:
                 progress.close()
@@ -255,8 +265,9 @@ def prepare_resume(config: Config, out: Path, tally: Tally) -> tuple[int, dict[s
     size = log_path.stat().st_size
     if size > good_bytes:
         print(
-            f"{log_path}: dropping an incomplete last line ({size - good_bytes} bytes) "
-            f"after game {index - 1}",
+            f"{log_path}: keeping games 0..{index - 1}; dropping line {index + 1} and after "
+            f"({size - good_bytes} bytes: an incomplete or unreadable line); those games "
+            f"are played again",
             file=sys.stderr,
         )
         with log_path.open("r+b") as handle:

@@ -3,6 +3,7 @@ ranges of the schedule. Records are serialised here, so the parent only writes l
 
 from __future__ import annotations
 
+import time
 import traceback
 from collections.abc import Iterator
 from functools import partial
@@ -109,11 +110,9 @@ class _TrackedMove:
         self.clock = clock
         self.inner = clock.inner.move()
 
-    def __enter__(self) -> None:
-        import time
-
+    def __enter__(self):
         self.clock.status[1] = time.monotonic()
-        self.inner.__enter__()
+        return self.inner.__enter__()
 
     def __exit__(self, *exc) -> None:
         self.clock.status[1] = 0.0
