@@ -3,16 +3,17 @@
 For each game, random self-play games per second through (a) a bare loop over the engine
 (setup, legal moves, uniform choice, apply), (b) the full run path with 1 worker process,
 (c) with every core, and (d) optionally the Dask executor on a local cluster. All figures
-come from one invocation, so their ratios are comparable even on a busy machine.
+come from one invocation, interleaved and repeated (medians), so their ratios are
+comparable even on a busy machine.
 """
 
 from __future__ import annotations
 
 import os
 import random
+import statistics
 import tempfile
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -84,17 +85,24 @@ def run_path(game_id: str, players: int, games: int, folder: Path, **overrides) 
     return games / (time.perf_counter() - start)
 
 
-def bench_game(
-    game_id: str, games: int, dask: bool = False, log: Callable[[str], None] | None = None
-) -> BenchRow:
+def bench_game(game_id: str, games: int, dask: bool = False, repeats: int = 3) -> BenchRow:
+    """Each measurement ``repeats`` times, interleaved (a, b, c, a, b, c, ...), and the
+    median of each: on a shared machine the speed drifts by tens of percent within
+    seconds, and interleaving exposes every variant to the same drift."""
     game = get_game(game_id)
     players = min(game.player_counts)
     cores = os.cpu_count() or 1
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        bare = bare_loop(game_id, players, games)
-        one = run_path(game_id, players, games, folder, workers=1)
-        many = run_path(game_id, players, games, folder, workers=cores)
+        rounds = [
+            (
+                bare_loop(game_id, players, games),
+                run_path(game_id, players, games, folder, workers=1),
+                run_path(game_id, players, games, folder, workers=cores),
+            )
+            for _ in range(repeats)
+        ]
+        bare, one, many = (statistics.median(r[k] for r in rounds) for k in range(3))
         dask_rate = None
         if dask:
             from distributed import LocalCluster

@@ -147,8 +147,12 @@ class State(ABC):
     __hash__ = None  # type: ignore[assignment]  # mutable
 
 
+_HASH_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
+
+
 def state_hash(game_id: str, snapshot: Mapping[str, Any]) -> str:
-    text = json.dumps([game_id, snapshot], sort_keys=True, separators=(",", ":"))
+    """16 hex digits of SHA-256 over the canonical JSON of ``[game_id, snapshot]``."""
+    text = _HASH_ENCODER.encode([game_id, snapshot])
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 

@@ -35,9 +35,12 @@ REQUIRED_KEYS = (
 TERMINATIONS = ("normal", "move_limit", "forfeit", "error")
 
 
+_LINE_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+
+
 def dumps(record: dict[str, Any]) -> str:
     """One compact line (no trailing newline). Key order is the record's own order."""
-    return json.dumps(record, separators=(",", ":"), ensure_ascii=False)
+    return _LINE_ENCODER.encode(record)
 
 
 @dataclass

@@ -48,6 +48,14 @@ def seat_for_ply(ply: int, opening: str) -> int:
     return ply % 2
 
 
+#: Seat of every placement (then TERMINAL) per opening, so that whose turn it is costs
+#: one lookup.
+TURN_ORDER: dict[str, tuple[int, ...]] = {
+    opening: (*(seat_for_ply(n, opening) for n in range(SPOTS)), TERMINAL)
+    for opening in ("two_counters", "one_counter")
+}
+
+
 def tile_points(value: int, mine: int, theirs: int) -> int:
     """Points for the holder of ``mine`` counters against ``theirs`` on a tile of ``value``.
 
@@ -80,7 +88,7 @@ def score_board(tiles: list[int] | tuple[int, ...], board: list[int]) -> list[in
 
 
 class LibrariaState(State):
-    __slots__ = ("game", "players", "options", "tiles", "board", "ply", "_opening")
+    __slots__ = ("game", "players", "options", "tiles", "board", "ply", "_order")
 
     def __init__(self, game: Libraria, options: Mapping[str, Any], tiles: tuple[int, ...]):
         self.game = game
@@ -89,13 +97,11 @@ class LibrariaState(State):
         self.tiles = tiles
         self.board = [EMPTY] * SPOTS
         self.ply = 0
-        self._opening = options["opening"]
+        self._order = TURN_ORDER[options["opening"]]
 
     @property
     def current_player(self) -> int:
-        if self.ply >= SPOTS:
-            return TERMINAL
-        return seat_for_ply(self.ply, self._opening)
+        return self._order[self.ply]
 
     def legal_moves(self) -> list[int]:
         board = self.board
@@ -110,7 +116,7 @@ class LibrariaState(State):
             raise IllegalMoveError(f"spot {move} is off the board (spots are 0..35)")
         if self.board[move] != EMPTY:
             raise IllegalMoveError(f"spot {move} is already taken")
-        self.board[move] = seat_for_ply(self.ply, self._opening)
+        self.board[move] = self._order[self.ply]
         self.ply += 1
 
     def is_terminal(self) -> bool:
@@ -144,7 +150,7 @@ class LibrariaState(State):
         new.tiles = self.tiles
         new.board = self.board.copy()
         new.ply = self.ply
-        new._opening = self._opening
+        new._order = self._order
         return new
 
     def render(self) -> str:

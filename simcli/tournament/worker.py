@@ -53,7 +53,8 @@ class ChunkPlayer:
             cls = load_strategy_class(spec.use, config.base_dir)
             self.factories[spec.name] = partial(cls, **spec.params)
         clock = make_clock(config.move_time_limit)
-        self.clock = clock if status is None else _TrackedClock(clock, status)
+        tracked = status is not None and config.move_time_limit  # the pool's hang watch
+        self.clock = _TrackedClock(clock, status) if tracked else clock
         self.status = status
 
     def play_one(self, index: int) -> tuple[str, Outcome]:
