@@ -65,7 +65,8 @@ def test_documented_example_strategy_plays() -> None:
     from pathlib import Path
 
     root = Path(__file__).resolve().parent.parent
-    cls = load_strategy_class(f"{root}/examples/corner_first.py:CornerFirst")
+    cls = load_strategy_class(f"{root}/strategies/corner_first.py:CornerFirst")
+    assert load_strategy_class("strategies.corner_first:CornerFirst").__name__ == "CornerFirst"
     game = get_game("libraria")
     options = game.resolve_options({})
     record = play_game(
