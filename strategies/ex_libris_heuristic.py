@@ -340,11 +340,15 @@ class ExLibrisHeuristic(Strategy):
         return ["bid", bid]
 
     def _choose_flip(self, st: ExLibrisState, moves: list[Move]) -> Move:
+        return self._best_inspection(st, moves, "done")
+
+    def _best_inspection(self, st: ExLibrisState, moves: list[Move], keep: Move) -> Move:
+        """The move that most raises this seat's inspection total; ``keep`` (the move
+        that changes nothing) unless one does."""
         seat = self.seat
-        base = st.inspect()[seat].total
-        best, best_total = "done", base
+        best, best_total = keep, st.inspect()[seat].total
         for move in moves:
-            if move == "done":
+            if move == keep:
                 continue
             trial = st.clone()
             trial.apply(move)
@@ -366,18 +370,7 @@ class ExLibrisHeuristic(Strategy):
         return ["name", focus] if ["name", focus] in moves else moves[0]
 
     def _choose_entomb(self, st: ExLibrisState, moves: list[Move]) -> Move:
-        seat = self.seat
-        base = st.inspect()[seat].total
-        best, best_total = "pass", base
-        for move in moves:
-            if move == "pass":
-                continue
-            trial = st.clone()
-            trial.apply(move)
-            total = trial.inspect()[seat].total
-            if total > best_total:
-                best, best_total = move, total
-        return best
+        return self._best_inspection(st, moves, "pass")
 
     def _best_by_evaluation(self, st: ExLibrisState, moves: list[Move]) -> Move:
         game = self.game
