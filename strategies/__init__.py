@@ -12,6 +12,9 @@ from strategies.base import Strategy
 BUILTIN: dict[str, str] = {
     "random": "strategies.random_play:RandomStrategy",
     "greedy": "strategies.greedy:GreedyStrategy",
+    "mcts": "strategies.mcts:MCTSStrategy",
+    "ismcts": "strategies.ismcts:ISMCTSStrategy",
+    "libraria_solver": "strategies.libraria_solver:LibrariaSolver",
     "ex_libris_heuristic": "strategies.ex_libris_heuristic:ExLibrisHeuristic",
     "bibliogamo_planner": "strategies.bibliogamo_planner:BibliogamoPlanner",
     "adas_heuristic": "strategies.adas_heuristic:AdasHeuristic",

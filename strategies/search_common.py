@@ -1,0 +1,201 @@
+"""Shared pieces of the search strategies (``mcts``, ``ismcts``): parameter checks,
+terminal rewards, move keys and the rollout policies.
+
+Rewards are per seat and lie in [0, 1] in ``win`` mode: each of the *k* winners of a
+finished game gets ``1/k``, the others 0; a finished game without a winner (a draw, a move
+limit) gives every one of the *n* seats ``1/n``. In ``score`` mode the reward is the seat's
+final score minus the best other seat's score (its own score in a one-player game),
+normalised by the search to [0, 1] over the values it has seen.
+
+Everything random here draws from the ``rng`` argument, which the strategies pass as their
+own ``self.rng``: never the game's RNG and never the ``random`` module's global generator.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from simcli.game import CHANCE, TERMINAL, Game, Move, State
+
+#: A rollout policy picks a move for ``seat`` in ``state`` from ``moves``.
+RolloutPolicy = Callable[[State, int, list[Move]], Move]
+
+REWARD_MODES = ("auto", "win", "score")
+
+
+def move_key(move: Move) -> Any:
+    """A hashable key for a JSON move (lists become tuples, recursively)."""
+    if move.__class__ is list:
+        return tuple(move_key(m) for m in move)
+    return move
+
+
+def check_int(name: str, value: Any, minimum: int, allow_none: bool = False) -> int | None:
+    if value is None and allow_none:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+    return value
+
+
+def check_float(name: str, value: Any, minimum: float, allow_none: bool = False) -> float | None:
+    if value is None and allow_none:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or value < minimum:
+        raise ValueError(f"{name} must be a number >= {minimum}, got {value!r}")
+    return float(value)
+
+
+def resolve_reward(mode: str, players: int) -> str:
+    """``auto`` is ``score`` for one-player games (everyone wins a solitaire) and ``win``
+    otherwise."""
+    if mode == "auto":
+        return "score" if players == 1 else "win"
+    return mode
+
+
+def win_rewards(state: State) -> tuple[float, ...]:
+    """1/k for each of k winners, 0 for the others; 1/n for all n seats if nobody won."""
+    players = state.players
+    winners = state.outcome().winners
+    if not winners:
+        share = 1.0 / players
+        return (share,) * players
+    share = 1.0 / len(winners)
+    return tuple(share if s in winners else 0.0 for s in range(players))
+
+
+def margins(values: list[float] | tuple[float, ...]) -> tuple[float, ...]:
+    """Each seat's value minus the best other seat's (the value itself for one seat)."""
+    if len(values) == 1:
+        return (float(values[0]),)
+    out = []
+    for s, v in enumerate(values):
+        best_other = max(x for i, x in enumerate(values) if i != s)
+        out.append(float(v - best_other))
+    return tuple(out)
+
+
+def score_rewards(state: State) -> tuple[float, ...]:
+    return margins(state.outcome().scores)
+
+
+def cutoff_rewards(game: Game, state: State, mode: str) -> tuple[float, ...]:
+    """The reward of a rollout stopped before the end: in ``win`` mode the seats with the
+    best ``game.evaluate`` share the win; in ``score`` mode the evaluation margins."""
+    players = state.players
+    values = [game.evaluate(state, s) for s in range(players)]
+    if mode == "score":
+        return margins(values)
+    best = max(values)
+    leaders = [s for s in range(players) if values[s] == best]
+    share = 1.0 / len(leaders)
+    return tuple(share if s in leaders else 0.0 for s in range(players))
+
+
+def greedy_policy(game: Game, rng: random.Random, epsilon: float) -> RolloutPolicy:
+    """One ply of look-ahead with ``game.evaluate`` (seeded ties); a uniformly random move
+    with probability ``epsilon``."""
+    evaluate = game.evaluate
+
+    def policy(state: State, seat: int, moves: list[Move]) -> Move:
+        if epsilon and rng.random() < epsilon:
+            return moves[rng.randrange(len(moves))]
+        best_value = float("-inf")
+        best: list[Move] = []
+        for move in moves:
+            after = state.clone()
+            after.apply(move)
+            value = evaluate(after, seat)
+            if value > best_value:
+                best_value, best = value, [move]
+            elif value == best_value:
+                best.append(move)
+        return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
+
+    return policy
+
+
+def strategy_policy(use: str, game: Game, players: int, rng: random.Random) -> RolloutPolicy:
+    """A rollout policy that asks a strategy (built-in name or ``module:Class``, default
+    parameters) for every move; one instance per seat, all sharing ``rng``. The strategy
+    sees the full rollout state (a copy when it declares ``modifies_view``)."""
+    from strategies.loader import load_strategy_class
+
+    cls = load_strategy_class(use)
+    instances = []
+    for seat in range(players):
+        inst = cls()
+        inst.start_game(game, seat, rng)
+        instances.append(inst)
+    copy = [inst.modifies_view for inst in instances]
+
+    def policy(state: State, seat: int, moves: list[Move]) -> Move:
+        inst = instances[seat]
+        return inst.choose(state.clone() if copy[seat] else state, moves)
+
+    return policy
+
+
+def make_policy(
+    rollout: str, game: Game, players: int, rng: random.Random, epsilon: float
+) -> RolloutPolicy | None:
+    """``None`` for ``random`` (the search inlines it), else the policy function."""
+    if rollout == "random":
+        return None
+    if rollout == "greedy":
+        return greedy_policy(game, rng, epsilon)
+    return strategy_policy(rollout, game, players, rng)
+
+
+def check_rollout(rollout: Any) -> str:
+    if not isinstance(rollout, str) or not rollout:
+        raise ValueError(f"rollout must be 'random', 'greedy' or a strategy name, got {rollout!r}")
+    if rollout in ("random", "greedy"):
+        return rollout
+    from simcli.errors import StrategyLoadError
+    from strategies.loader import load_strategy_class
+
+    try:
+        load_strategy_class(rollout)
+    except StrategyLoadError as exc:
+        raise ValueError(f"rollout {rollout!r}: {exc}") from None
+    return rollout
+
+
+def rollout(
+    game: Game,
+    state: State,
+    rng: random.Random,
+    policy: RolloutPolicy | None,
+    depth: int | None,
+    mode: str,
+) -> tuple[float, ...]:
+    """Play ``state`` (changed in place) to the end, or for ``depth`` decisions, and return
+    the per-seat rewards. Chance events are sampled from ``rng``."""
+    apply = state.apply
+    legal_moves = state.legal_moves
+    sample = state.sample_chance
+    randrange = rng.randrange
+    plies = 0
+    while True:
+        seat = state.current_player
+        if seat == TERMINAL:
+            return win_rewards(state) if mode == "win" else score_rewards(state)
+        if seat == CHANCE:
+            apply(sample(rng))
+            continue
+        if depth is not None and plies >= depth:
+            return cutoff_rewards(game, state, mode)
+        moves = legal_moves()
+        if policy is None:
+            apply(moves[randrange(len(moves))])
+        else:
+            apply(policy(state, seat, moves))
+        plies += 1
+
+
+def terminal_rewards(state: State, mode: str) -> tuple[float, ...]:
+    return win_rewards(state) if mode == "win" else score_rewards(state)
