@@ -228,3 +228,35 @@ def test_determinism_and_params():
     assert "reuse" not in ISMCTSStrategy().params()
     with pytest.raises(ValueError):
         ISMCTSStrategy(iterations=0)
+
+
+GLOBAL_RANDOM = ("random", "randrange", "randint", "choice", "choices", "shuffle", "sample",
+                 "uniform", "getrandbits", "gauss", "seed")  # fmt: skip
+
+
+def test_ismcts_never_touches_the_chance_rng_or_the_global_random(monkeypatch):
+    """Bibliogamo has chance turns and a hidden deck: the driver's chance RNG must be
+    unchanged by every decision, and the global generator is never called."""
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the global random generator was used")
+
+    game = get_game("bibliogamo")
+    opts = game.resolve_options({})
+    chance = random.Random(4)
+    state = game.new_state(1, opts, game.sample_setup(1, opts, chance))
+    for name in GLOBAL_RANDOM:
+        monkeypatch.setattr(random, name, refuse)
+    player = started(ISMCTSStrategy(iterations=15, rollout_depth=6), game, 0, seed=3)
+    chance_events = decisions = 0
+    while not state.is_terminal() and decisions < 25:
+        if state.current_player == CHANCE:
+            state.apply(state.sample_chance(chance))
+            chance_events += 1
+            continue
+        before = chance.getstate()
+        move = player.choose(state.view(0), state.legal_moves())
+        assert chance.getstate() == before
+        state.apply(move)
+        decisions += 1
+    assert chance_events > 0 and decisions > 0

@@ -259,3 +259,19 @@ def test_registered_and_params():
         "evaluation": "expected",
         "swindle_from": 12,
     }
+
+
+def test_solver_never_uses_the_global_random(monkeypatch):
+    def refuse(*args, **kwargs):
+        raise AssertionError("the global random generator was used")
+
+    for name in ("random", "randrange", "randint", "choice", "shuffle", "sample", "getrandbits"):
+        monkeypatch.setattr(random, name, refuse)
+    opts = GAME.resolve_options({})
+    state = GAME.new_state(2, opts, {"tiles": [3, 2, 1, 0, -1] * 5})
+    players = [LibrariaSolver(exact_from=10), LibrariaSolver(exact_from=10)]
+    for seat, p in enumerate(players):
+        p.start_game(GAME, seat, random.Random(seat))
+    while not state.is_terminal():
+        state.apply(players[state.current_player].choose(state.clone(), state.legal_moves()))
+    assert state.ply == SPOTS

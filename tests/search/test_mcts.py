@@ -308,3 +308,90 @@ def test_registered_and_params_checked():
         with pytest.raises(ValueError):
             MCTSStrategy(**bad)
     assert MCTSStrategy(iterations=7).params()["iterations"] == 7
+
+
+# -- a perfect-information toy game with chance turns -------------------------------------------
+#
+# Seat 0 says "safe" (a draw) or "gamble"; after a gamble a die is rolled (a chance turn)
+# and seat 0 wins on 3-6 and loses on 1-2. Worth 2/3 against 1/2 for the draw.
+
+
+def make_dice_game():
+    from simcli.game import Game, IllegalMoveError, Outcome, State
+
+    class Dice(State):
+        def __init__(self, game):
+            self.game = game
+            self.players = 2
+            self.options = {}
+            self.history = []
+
+        @property
+        def current_player(self):
+            if not self.history:
+                return 0
+            if self.history == ["gamble"]:
+                return CHANCE
+            return TERMINAL
+
+        def legal_moves(self):
+            return ["safe", "gamble"] if not self.history else []
+
+        def apply(self, move):
+            if self.current_player == CHANCE:
+                if move not in range(1, 7):
+                    raise IllegalMoveError(move)
+            elif move not in self.legal_moves():
+                raise IllegalMoveError(move)
+            self.history.append(move)
+
+        def sample_chance(self, rng):
+            self.game.rolls += 1
+            return rng.randint(1, 6)
+
+        def outcome(self):
+            if self.history == ["safe"]:
+                return Outcome((0, 0), ())
+            return Outcome((1, 0), (0,)) if self.history[1] >= 3 else Outcome((0, 1), (1,))
+
+        def snapshot(self):
+            return {"history": list(self.history)}
+
+        def render(self):
+            return str(self.history)
+
+        def clone(self):
+            new = Dice(self.game)
+            new.history = list(self.history)
+            return new
+
+    class DiceGame(Game):
+        id = "toy_dice"
+        title = description = "toy"
+        player_counts = (2,)
+
+        def __init__(self):
+            self.rolls = 0
+
+        def sample_setup(self, players, options, rng):
+            return {}
+
+        def new_state(self, players, options, setup):
+            return Dice(self)
+
+    return DiceGame()
+
+
+def test_chance_nodes_in_a_perfect_information_game():
+    game = make_dice_game()
+    state = game.new_state(2, {}, {})
+    picks = []
+    for _ in range(2):
+        s = started(MCTSStrategy(iterations=400, c=0.3), game, seed=4)
+        picks.append(s.choose(state.clone(), state.legal_moves()))
+        gamble = s.last_root.kids[s.last_root.moves.index("gamble")]
+        assert gamble.outcomes is not None and set(gamble.outcomes) <= set(range(1, 7))
+        assert len(gamble.outcomes) == 6  # every face was sampled into the tree
+        assert 0.55 < gamble.w / gamble.n < 0.8  # about 2/3
+    assert picks == ["gamble", "gamble"]
+    assert game.rolls > 0  # chance turns were sampled inside the search
