@@ -21,11 +21,9 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from simcli.stats.ratings import expected_score  # the same logistic Elo model
+
 REGULARIZE = 1e-3
-
-
-def expected_score(elo: float) -> float:
-    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
 
 
 def elo_from_score(score: float) -> float:
