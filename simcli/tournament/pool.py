@@ -2,7 +2,8 @@
 
 Each worker owns a pipe and a small shared status array (index of the game it is
 playing, start time of the current move). The parent sends it one range of the schedule at
-a time; the worker sends back played games in small batches. The parent notices at once
+a time, plus the next one queued behind it so that a worker never waits for the parent
+between ranges; the worker sends back played games in small batches. The parent notices at once
 when a worker dies (its process sentinel) and, with a move time limit, when a move
 overruns the limit by a grace period (a strategy stuck where the in-worker alarm cannot
 reach it); it then stops that worker, starts a new one, and re-queues the unfinished part
@@ -29,6 +30,7 @@ from simcli.tournament.worker import Chunk, ChunkPlayer, lost_game_record, pack
 log = logging.getLogger("simcli.pool")
 
 FLUSH_SECONDS = 0.2  # a worker sends what it has played at least this often
+QUEUED = 2  # ranges a worker holds at once: the one it plays and the next
 HANG_GRACE = 2.0  # seconds past the move limit before a worker is stopped
 
 
@@ -45,9 +47,10 @@ def _worker_main(config: Config, conn: Connection, status) -> None:
         start, stop = task
         lines, outcomes, first = [], [], start
         last_flush = time.monotonic()
-        for line, outcome in player.iter_play(start, stop):
+        for index in range(start, stop):
             if status[2]:  # the parent is stopping: keep what is played, end the range
                 break
+            line, outcome = player.play_one(index)
             lines.append(line)
             outcomes.append(outcome)
             if time.monotonic() - last_flush >= FLUSH_SECONDS:
@@ -73,16 +76,36 @@ class _Worker:
         )
         self.process.start()
         child.close()
-        self.task: tuple[int, int] | None = None
-        self.received = 0  # next index of the task not yet received
+        self.tasks: deque[tuple[int, int]] = deque()  # sent, not yet done; [0] in play
+        self.received = 0  # next index of tasks[0] not yet received
         self.stopped_for: str | None = None  # why the parent stopped it, if it did
 
-    def send(self, task: tuple[int, int]) -> None:
-        self.task = task
-        self.received = task[0]
-        self.status[0] = float(task[0])
-        self.status[1] = 0.0
-        self.conn.send(task)
+    def send(self, task: tuple[int, int]) -> bool:
+        """Queue ``task``; False if the worker is gone (its death is handled by the
+        sentinel, and the task is not its own)."""
+        idle = not self.tasks
+        if idle:  # this range is played at once; reset the status before it starts
+            self.status[0] = float(task[0])
+            self.status[1] = 0.0
+        try:
+            self.conn.send(task)
+        except OSError:  # it died since we last looked
+            return False
+        if idle:
+            self.received = task[0]
+        self.tasks.append(task)
+        return True
+
+    def receive(self, message) -> Chunk | None:
+        """Account for one message of the worker; return it if it is played games."""
+        if isinstance(message, Chunk):
+            self.received = message.stop
+            return message
+        # ("done", start, stop): the range in play is finished, the next one starts
+        self.tasks.popleft()
+        if self.tasks:
+            self.received = self.tasks[0][0]
+        return None
 
     def kill(self) -> None:
         if self.process.is_alive():
@@ -127,15 +150,22 @@ class LocalPool:
         pending = iter(ranges)
         exhausted = False
         while True:
-            for worker in self.workers:
-                if worker.task is None and not self.stopping:
+            for worker in list(self.workers):
+                while len(worker.tasks) < QUEUED and not self.stopping:
                     task = self.retries.popleft() if self.retries else None
                     if task is None and not exhausted:
                         task = next(pending, None)
                         exhausted = task is None
-                    if task is not None:
-                        worker.send(task)
-            busy = [w for w in self.workers if w.task is not None]
+                    if task is None:
+                        break
+                    if not worker.send(task):
+                        self.retries.appendleft(task)
+                        if not worker.tasks:  # died idle: nothing to account for
+                            worker.kill()
+                            self.workers.remove(worker)
+                            self._spawn()
+                        break
+            busy = [w for w in self.workers if w.tasks]
             if not busy:
                 if self.stopping or (exhausted and not self.retries):
                     return
@@ -148,18 +178,12 @@ class LocalPool:
 
     def _drain(self, worker: _Worker, ready: list) -> Iterator[Chunk]:
         if worker.conn in ready:
-            try:
-                while worker.conn.poll():
-                    message = worker.conn.recv()
-                    if isinstance(message, Chunk):
-                        worker.received = message.stop
-                        yield message
-                    else:  # ("done", start, stop)
-                        worker.task = None
-                        return
-            except (EOFError, OSError):
-                pass  # the worker died; its sentinel says so below
-        if worker.task is not None and not worker.process.is_alive():
+            yield from self._read(worker)
+        if worker.tasks and not worker.process.is_alive():
+            # Whatever it sent before dying is still in the pipe: read it all first, so
+            # that the accounting below starts exactly where its last message ended.
+            yield from self._read(worker)
+        if worker.tasks and not worker.process.is_alive():
             if worker.stopped_for:
                 yield from self._replace(worker, "worker_stopped", worker.stopped_for)
             else:
@@ -168,11 +192,21 @@ class LocalPool:
                     worker, "worker_died", f"worker process died (exit code {code})"
                 )
 
+    def _read(self, worker: _Worker) -> Iterator[Chunk]:
+        try:
+            while worker.tasks and worker.conn.poll():
+                chunk = worker.receive(worker.conn.recv())
+                if chunk is not None:
+                    yield chunk
+        except (EOFError, OSError):
+            pass  # the worker died; its sentinel says so
+
     def _stop_hung(self, busy: list[_Worker]) -> None:
         now = time.monotonic()
         for worker in busy:
             started = worker.status[1]
-            if worker.task is not None and started and now - started > self.limit + HANG_GRACE:
+            overdue = started and now - started > self.limit + HANG_GRACE
+            if worker.tasks and overdue and not worker.stopped_for:
                 worker.stopped_for = (
                     f"a move did not return within {self.limit:g} s + {HANG_GRACE:g} s "
                     f"grace; worker stopped"
@@ -181,11 +215,13 @@ class LocalPool:
                 worker.process.kill()
 
     def _replace(self, worker: _Worker, kind: str, why: str) -> Iterator[Chunk]:
-        start, stop = worker.task
+        start, stop = worker.tasks.popleft()
+        never_started = list(worker.tasks)  # queued behind the range it was playing
         if worker.received >= stop:  # it died after sending every game: nothing is lost
             worker.kill()
             self.workers.remove(worker)
             self._spawn()
+            self.retries.extend(never_started)
             return
         culprit = int(worker.status[0])
         if not worker.received <= culprit < stop:
@@ -197,6 +233,7 @@ class LocalPool:
             self.retries.append((worker.received, culprit))
         if culprit + 1 < stop:
             self.retries.append((culprit + 1, stop))
+        self.retries.extend(never_started)
         if culprit in self.retried:
             log.error("game %d: %s again; recorded as error", culprit, why)
             self.affected.append((culprit, f"{why}; recorded as error"))
@@ -211,7 +248,7 @@ class LocalPool:
     def close(self) -> None:
         for worker in self.workers:
             try:
-                if worker.task is None and worker.process.is_alive():
+                if not worker.tasks and worker.process.is_alive():
                     worker.conn.send(None)
             except OSError:
                 pass
