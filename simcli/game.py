@@ -147,7 +147,7 @@ class State(ABC):
     __hash__ = None  # type: ignore[assignment]  # mutable
 
 
-_HASH_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
+_HASH_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), check_circular=False)
 
 
 def state_hash(game_id: str, snapshot: Mapping[str, Any]) -> str:

@@ -19,14 +19,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import combinations
+from typing import NamedTuple
 
 from simcli.seeding import derive_seed
 
 FORMATS = ("round_robin", "gauntlet", "self_play", "solo")
 
 
-@dataclass(frozen=True)
-class GameSpec:
+class GameSpec(NamedTuple):  # a tuple: built once per game, so it should be cheap
     index: int
     seed: int
     seats: tuple[str, ...]
