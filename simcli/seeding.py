@@ -6,23 +6,33 @@ enough to survive any JSON reader (JavaScript numbers are exact below 2**53).
 
 from __future__ import annotations
 
-import hashlib
+import _random
 import random
+from hashlib import blake2b
 
 SEED_BITS = 53
+_SHIFT = 64 - SEED_BITS
 
 
 def derive_seed(root: int, *parts: object) -> int:
     text = "/".join([str(int(root)), *map(str, parts)])
-    digest = hashlib.blake2b(text.encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big") >> (64 - SEED_BITS)
+    return int.from_bytes(blake2b(text.encode(), digest_size=8).digest(), "big") >> _SHIFT
+
+
+def seeded_random(seed: int) -> random.Random:
+    """``random.Random(seed)`` for an int ``seed``, without the Python-level ``__init__``
+    and ``seed`` wrappers: three of these are made per game. Same state, same stream."""
+    rng = random.Random.__new__(random.Random)
+    _random.Random.seed(rng, seed)
+    rng.gauss_next = None
+    return rng
 
 
 def chance_rng(game_seed: int) -> random.Random:
     """The RNG of the game itself: setup and chance events."""
-    return random.Random(derive_seed(game_seed, "chance"))
+    return seeded_random(derive_seed(game_seed, "chance"))
 
 
 def seat_rng(game_seed: int, seat: int) -> random.Random:
     """The RNG of the strategy sitting in ``seat``."""
-    return random.Random(derive_seed(game_seed, "seat", seat))
+    return seeded_random(derive_seed(game_seed, "seat", seat))
