@@ -38,11 +38,17 @@ def main() -> None:
     for games in args.games:
         with tempfile.TemporaryDirectory() as tmp:
             start = time.perf_counter()
-            out = subprocess.run([sys.executable, "-c", CHILD, tmp, str(games)],
-                                 check=True, capture_output=True, text=True).stdout
+            out = subprocess.run(
+                [sys.executable, "-c", CHILD, tmp, str(games)],
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout
             parent, worker = (int(x) / 1024 for x in out.split())
-            print(f"{games:>9} games: parent peak {parent:6.1f} MB, largest worker peak "
-                  f"{worker:6.1f} MB ({time.perf_counter() - start:.0f} s)")
+            print(
+                f"{games:>9} games: parent peak {parent:6.1f} MB, largest worker peak "
+                f"{worker:6.1f} MB ({time.perf_counter() - start:.0f} s)"
+            )
 
 
 if __name__ == "__main__":

@@ -183,9 +183,7 @@ class _Doc:
             try:
                 self._walk(node, ())
             except RecursionError:
-                raise ConfigError(
-                    f"{path}: YAML nests too deeply (a recursive alias?)"
-                ) from None
+                raise ConfigError(f"{path}: YAML nests too deeply (a recursive alias?)") from None
 
     def _walk(self, node: yaml.Node, path: KeyPath) -> None:
         self.marks.setdefault(path, node.start_mark.line + 1)

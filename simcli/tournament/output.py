@@ -12,8 +12,15 @@ from simcli.errors import OutputExistsError
 
 #: Files and folders a run writes; --force removes exactly these.
 RUN_FILES = (
-    "games.jsonl", "run.json", "run.log", "summary.json", "report.md", "plots", "gate.json",
-    "summary.csv", "report.txt",
+    "games.jsonl",
+    "run.json",
+    "run.log",
+    "summary.json",
+    "report.md",
+    "plots",
+    "gate.json",
+    "summary.csv",
+    "report.txt",
 )
 
 
