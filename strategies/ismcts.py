@@ -68,7 +68,7 @@ def ismcts_search(strategy: MCTSStrategy, view: State, legal_moves: list[Move]) 
         while True:
             seat = state.current_player
             if seat == TERMINAL:
-                rewards = terminal_rewards(state, mode)
+                rewards = terminal_rewards(state, mode, game, depth)
                 break
             if seat == CHANCE:
                 state.apply(state.sample_chance(rng))

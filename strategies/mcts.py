@@ -27,7 +27,9 @@ Rollouts: ``random`` (default), ``greedy`` (one ply with ``game.evaluate``, rand
 probability ``rollout_epsilon``), or any strategy name / ``module:Class`` (constructed with
 default parameters, one per seat, sharing the search's RNG). ``rollout_depth`` stops a
 rollout after that many decisions and scores it by ``game.evaluate`` (the leaders share the
-win). Rewards: see ``strategies/search_common.py`` (a draw is worth 1/n to each seat).
+win; in ``score`` mode the evaluation margins, for finished games too, so that both are on
+one scale). Rewards: see ``strategies/search_common.py`` (a draw is worth 1/n to each
+seat).
 """
 
 from __future__ import annotations
@@ -168,7 +170,7 @@ class MCTSStrategy(Strategy):
         seat = state.current_player
         node = Node(seat, mover)
         if seat == TERMINAL:
-            node.solved = terminal_rewards(state, self._mode)
+            node.solved = terminal_rewards(state, self._mode, self.game, self.rollout_depth)
         elif seat == CHANCE:
             node.outcomes = {}
         else:

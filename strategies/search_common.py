@@ -5,7 +5,11 @@ Rewards are per seat and lie in [0, 1] in ``win`` mode: each of the *k* winners 
 finished game gets ``1/k``, the others 0; a finished game without a winner (a draw, a move
 limit) gives every one of the *n* seats ``1/n``. In ``score`` mode the reward is the seat's
 final score minus the best other seat's score (its own score in a one-player game),
-normalised by the search to [0, 1] over the values it has seen.
+normalised by the search to [0, 1] over the values it has seen. When rollouts are cut
+(``rollout_depth``), ``score`` mode values every leaf, finished or cut, by the margins of
+``game.evaluate``, so that both are on one scale (in a game whose final scores are only
+1 / 0 for the winner, such as ``adas_library``, a finished game's score margin of 1 would
+otherwise be worth less than a good cut position).
 
 Everything random here draws from the ``rng`` argument, which the strategies pass as their
 own ``self.rng``: never the game's RNG and never the ``random`` module's global generator.
@@ -183,7 +187,7 @@ def rollout(
     while True:
         seat = state.current_player
         if seat == TERMINAL:
-            return win_rewards(state) if mode == "win" else score_rewards(state)
+            return terminal_rewards(state, mode, game, depth)
         if seat == CHANCE:
             apply(sample(rng))
             continue
@@ -197,5 +201,13 @@ def rollout(
         plies += 1
 
 
-def terminal_rewards(state: State, mode: str) -> tuple[float, ...]:
-    return win_rewards(state) if mode == "win" else score_rewards(state)
+def terminal_rewards(
+    state: State, mode: str, game: Game | None = None, depth: int | None = None
+) -> tuple[float, ...]:
+    """The rewards of a finished game. In ``score`` mode with cut rollouts (``depth`` not
+    ``None``) the ``game.evaluate`` margins, the scale of the cut rollouts."""
+    if mode == "win":
+        return win_rewards(state)
+    if depth is not None and game is not None:
+        return cutoff_rewards(game, state, mode)
+    return score_rewards(state)
