@@ -1,6 +1,6 @@
 """Libraria random-vs-random throughput: bare engine loop vs the full run path.
 
-    python benchmarks/bench_libraria.py [--games N] [--dask]
+    python benchmarks/bench_libraria.py [--games N] [--repeats R] [--dask]
 
 Same measurements as ``simcli bench --game libraria``, plus the time of ``simcli --help``
 (heavy imports must stay lazy). Targets on a 2-core machine: run/bare >= 0.5 with one
@@ -33,8 +33,10 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=20000)
     parser.add_argument("--dask", action="store_true")
+    parser.add_argument("--repeats", type=int, default=3, help="interleaved rounds (best kept)")
     args = parser.parse_args()
-    print("\n".join(bench_game("libraria", args.games, dask=args.dask).lines()))
+    row = bench_game("libraria", args.games, dask=args.dask, repeats=args.repeats)
+    print("\n".join(row.lines()))
     print(f"  simcli --help             {help_time() * 1000:9.0f} ms (median of 5)")
 
 

@@ -3,17 +3,19 @@
 For each game, random self-play games per second through (a) a bare loop over the engine
 (setup, legal moves, uniform choice, apply), (b) the full run path with 1 worker process,
 (c) with every core, and (d) optionally the Dask executor on a local cluster. All figures
-come from one invocation, interleaved and repeated (best of each), so their ratios are
-comparable even on a busy machine.
+come from one invocation, interleaved and repeated: the best rate of each, and each ratio
+as the median over the rounds of two adjacent measurements, so they hold even on a busy
+machine.
 """
 
 from __future__ import annotations
 
 import os
 import random
+import statistics
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from simcli.games import get_game
@@ -21,23 +23,28 @@ from simcli.games import get_game
 
 @dataclass
 class BenchRow:
+    """Best rate of each measurement (games/s) and the ratios of each round's adjacent
+    measurements (one round: bare, 1 worker, every core, in that order)."""
+
     game: str
     players: int
     bare: float
     one_worker: float
     all_workers: float
     workers: int
+    run_vs_bare: list[float] = field(default_factory=list)  # per round: 1 worker / bare
+    many_vs_one: list[float] = field(default_factory=list)  # per round: all / 1 worker
     dask: float | None = None
 
     def lines(self) -> list[str]:
         out = [
-            f"{self.game} ({self.players} players)",
+            f"{self.game} ({self.players} players), best of {len(self.run_vs_bare)} "
+            f"interleaved rounds; ratios: median of the rounds [min, max]",
             f"  bare engine loop          {self.bare:9.0f} games/s",
             f"  run, 1 worker             {self.one_worker:9.0f} games/s   "
-            f"vs bare {self.one_worker / self.bare:.2f}",
+            f"vs bare {_spread(self.run_vs_bare)}",
             f"  run, {self.workers} workers{' ' * (13 - len(str(self.workers)))}"
-            f"{self.all_workers:9.0f} games/s   vs 1 worker "
-            f"{self.all_workers / self.one_worker:.2f}",
+            f"{self.all_workers:9.0f} games/s   vs 1 worker {_spread(self.many_vs_one)}",
         ]
         if self.dask is not None:
             out.append(
@@ -45,6 +52,10 @@ class BenchRow:
                 f"{self.dask / self.one_worker:.2f}"
             )
         return out
+
+
+def _spread(ratios: list[float]) -> str:
+    return f"{statistics.median(ratios):.2f} [{min(ratios):.2f}, {max(ratios):.2f}]"
 
 
 def bare_loop(game_id: str, players: int, games: int, seed: int = 1) -> float:
@@ -86,9 +97,11 @@ def run_path(game_id: str, players: int, games: int, folder: Path, **overrides) 
 
 def bench_game(game_id: str, games: int, dask: bool = False, repeats: int = 3) -> BenchRow:
     """Each measurement ``repeats`` times, interleaved (a, b, c, a, b, c, ...), keeping the
-    best of each (as ``timeit`` does): on a shared machine other work only ever slows a
-    measurement down, by tens of percent within seconds, so the fastest repeat is the
-    closest to the code's own speed, and interleaving exposes every variant alike."""
+    best rate of each (as ``timeit`` does: on a shared machine other work only ever slows
+    a measurement down). The ratios are the median over the rounds of the ratio of two
+    adjacent measurements, which saw the same machine: the speed of a shared machine can
+    drift by tens of percent from one round to the next, which the ratio of two bests
+    taken in different rounds would mix in."""
     game = get_game(game_id)
     players = min(game.player_counts)
     cores = os.cpu_count() or 1
@@ -103,6 +116,8 @@ def bench_game(game_id: str, games: int, dask: bool = False, repeats: int = 3) -
             for _ in range(repeats)
         ]
         bare, one, many = (max(r[k] for r in rounds) for k in range(3))
+        run_vs_bare = [r[1] / r[0] for r in rounds]
+        many_vs_one = [r[2] / r[1] for r in rounds]
         dask_rate = None
         if dask:
             from distributed import LocalCluster
@@ -122,4 +137,6 @@ def bench_game(game_id: str, games: int, dask: bool = False, repeats: int = 3) -
                     executor="dask",
                     scheduler=cluster.scheduler_address,
                 )
-    return BenchRow(game_id, players, bare, one, many, cores, dask_rate)
+    return BenchRow(
+        game_id, players, bare, one, many, cores, run_vs_bare, many_vs_one, dask=dask_rate
+    )

@@ -212,7 +212,8 @@ def test_records_match_the_json_schema(tmp_path) -> None:
 
 
 def test_bench_command_prints_ratios() -> None:
-    result = CliRunner().invoke(cli, ["bench", "--games", "20", "--game", "libraria"])
+    args = ["bench", "--games", "20", "--game", "libraria", "--repeats", "1"]
+    result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, result.output
     assert "bare engine loop" in result.output and "vs 1 worker" in result.output
     result = CliRunner().invoke(cli, ["bench", "--games", "20", "--game", "chess"])

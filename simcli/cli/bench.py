@@ -15,12 +15,20 @@ import click
 )
 @click.option("--game", "game_ids", multiple=True, help="Only this game (repeatable).")
 @click.option(
+    "--repeats",
+    type=click.IntRange(min=1),
+    default=3,
+    show_default=True,
+    help="Interleaved rounds; the best of each measurement is kept (more: steadier on a busy "
+    "machine).",
+)
+@click.option(
     "--dask/--no-dask",
     default=False,
     show_default=True,
     help="Also measure the Dask executor on a local cluster.",
 )
-def bench(games, game_ids, dask) -> None:
+def bench(games, game_ids, repeats, dask) -> None:
     """Random self-play games per second: bare engine, full run path with 1 worker and
     with every core (and Dask), with their ratios measured in this one run."""
     from simcli.bench import bench_game
@@ -29,5 +37,5 @@ def bench(games, game_ids, dask) -> None:
 
     for game_id in game_ids or all_games():
         get_game(game_id)  # unknown ids fail here, before any measurement
-        row = bench_game(game_id, games, dask=dask)
+        row = bench_game(game_id, games, dask=dask, repeats=repeats)
         click.echo("\n".join(row.lines()))
