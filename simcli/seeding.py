@@ -15,8 +15,11 @@ _SHIFT = 64 - SEED_BITS
 
 
 def derive_seed(root: int, *parts: object) -> int:
-    text = "/".join([str(int(root)), *map(str, parts)])
-    return int.from_bytes(blake2b(text.encode(), digest_size=8).digest(), "big") >> _SHIFT
+    return _seed_of("/".join([str(int(root)), *map(str, parts)]))
+
+
+def _seed_of(path: str) -> int:
+    return int.from_bytes(blake2b(path.encode(), digest_size=8).digest(), "big") >> _SHIFT
 
 
 def seeded_random(seed: int) -> random.Random:
@@ -30,9 +33,9 @@ def seeded_random(seed: int) -> random.Random:
 
 def chance_rng(game_seed: int) -> random.Random:
     """The RNG of the game itself: setup and chance events."""
-    return seeded_random(derive_seed(game_seed, "chance"))
+    return seeded_random(_seed_of(f"{int(game_seed)}/chance"))  # derive_seed(seed, "chance")
 
 
 def seat_rng(game_seed: int, seat: int) -> random.Random:
     """The RNG of the strategy sitting in ``seat``."""
-    return seeded_random(derive_seed(game_seed, "seat", seat))
+    return seeded_random(_seed_of(f"{int(game_seed)}/seat/{int(seat)}"))  # derive_seed(..)
