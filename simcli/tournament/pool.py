@@ -161,9 +161,7 @@ class LocalPool:
                     if not worker.send(task):
                         self.retries.appendleft(task)
                         if not worker.tasks:  # died idle: nothing to account for
-                            worker.kill()
-                            self.workers.remove(worker)
-                            self._spawn()
+                            self._swap(worker)
                         break
             busy = [w for w in self.workers if w.tasks]
             if not busy:
@@ -214,21 +212,22 @@ class LocalPool:
                 log.warning("%s: %s", worker.process.name, worker.stopped_for)
                 worker.process.kill()
 
-    def _replace(self, worker: _Worker, kind: str, why: str) -> Iterator[Chunk]:
-        start, stop = worker.tasks.popleft()
-        never_started = list(worker.tasks)  # queued behind the range it was playing
-        if worker.received >= stop:  # it died after sending every game: nothing is lost
-            worker.kill()
-            self.workers.remove(worker)
-            self._spawn()
-            self.retries.extend(never_started)
-            return
-        culprit = int(worker.status[0])
-        if not worker.received <= culprit < stop:
-            culprit = worker.received
+    def _swap(self, worker: _Worker) -> None:
+        """Stop ``worker`` for good and start a fresh one in its place."""
         worker.kill()
         self.workers.remove(worker)
         self._spawn()
+
+    def _replace(self, worker: _Worker, kind: str, why: str) -> Iterator[Chunk]:
+        start, stop = worker.tasks.popleft()
+        never_started = list(worker.tasks)  # queued behind the range it was playing
+        culprit = int(worker.status[0])  # the game it was playing (shared memory)
+        self._swap(worker)
+        if worker.received >= stop:  # it died after sending every game: nothing is lost
+            self.retries.extend(never_started)
+            return
+        if not worker.received <= culprit < stop:
+            culprit = worker.received
         if worker.received < culprit:
             self.retries.append((worker.received, culprit))
         if culprit + 1 < stop:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import time
 import traceback
-from collections.abc import Iterator
 from functools import partial
 from typing import Any, NamedTuple
 
@@ -76,13 +75,10 @@ class ChunkPlayer:
         )
         return dumps(record), outcome
 
-    def iter_play(self, start: int, stop: int) -> Iterator[tuple[str, Outcome]]:
-        for index in range(start, stop):
-            yield self.play_one(index)
-
     def play(self, start: int, stop: int) -> Chunk:
         lines, outcomes = [], []
-        for line, outcome in self.iter_play(start, stop):
+        for index in range(start, stop):
+            line, outcome = self.play_one(index)
             lines.append(line)
             outcomes.append(outcome)
         return pack(start, lines, outcomes)
