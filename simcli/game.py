@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from simcli.errors import GameOptionError
+from simcli.frozen import FrozenDict
 
 #: ``State.current_player`` when the next step is a chance event.
 CHANCE = -1
@@ -165,6 +166,14 @@ class Game(ABC):
     player_counts: ClassVar[tuple[int, ...]]
     options: ClassVar[Mapping[str, Option]] = {}
     perfect_information: ClassVar[bool] = True
+    #: ``True`` when every move is an ``int`` or ``str`` (never a list): the referee then
+    #: hands strategies a flat copy of the legal moves instead of a deep one.
+    scalar_moves: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # The option declarations are shared by every instance, the strategies' too.
+        cls.options = FrozenDict(cls.options)
 
     def resolve_options(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
         """Check ``given`` against :attr:`options` and fill in defaults."""
@@ -210,6 +219,15 @@ class Game(ABC):
             if seat in outcome.winners:
                 return 1.0 / len(outcome.winners)
         return 0.0
+
+    def state_from_snapshot(
+        self, players: int, options: Mapping[str, Any], snapshot: Mapping[str, Any]
+    ) -> State:
+        """Rebuild the state (or the view: hidden parts stay hidden) whose
+        :meth:`State.snapshot` is ``snapshot``. A strategy running in its own process
+        receives its view this way. Raises :class:`IllegalMoveError` for a snapshot that
+        does not fit this game."""
+        raise NotImplementedError(f"game '{self.id}' cannot rebuild a state from a snapshot")
 
     def determinize(self, view: State, rng: random.Random) -> State:
         """A full state consistent with ``view`` (hidden parts sampled from ``rng``).

@@ -24,10 +24,9 @@ class Strategy:
     description: ClassVar[str] = ""
     #: Game ids this strategy supports; ``None`` means every game.
     games: ClassVar[tuple[str, ...] | None] = None
-    #: Set to ``False`` when :meth:`choose` never changes the ``view`` it is given (it
-    #: may still clone it). In perfect-information games the runner then passes the live
-    #: state instead of a fresh copy on every move: less work, same games.
-    modifies_view: ClassVar[bool] = True
+    #: Set to ``False`` when :meth:`choose` never looks at its ``view``: the referee then
+    #: passes ``None`` instead of building a view for every move (less work, same games).
+    wants_view: ClassVar[bool] = True
 
     game: Game
     seat: int
@@ -41,8 +40,9 @@ class Strategy:
         self.rng = rng
 
     def choose(self, view: State, legal_moves: list[Move]) -> Move:
-        """Return one of ``legal_moves``. ``view`` is what this seat may know (a copy:
-        changing it does not touch the real game)."""
+        """Return one of ``legal_moves`` (a plain JSON value: ``int``, ``str`` or ``list``;
+        anything else forfeits). ``view`` is what this seat may know, a copy that shares
+        nothing with the real game; ``legal_moves`` is a copy too."""
         raise NotImplementedError
 
     def params(self) -> dict[str, Any]:

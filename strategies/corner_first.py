@@ -8,7 +8,6 @@ class CornerFirst(Strategy):
     name = "corner_first"
     description = "Libraria: take the spot touching the fewest tiles, then the best score"
     games = ("libraria",)
-    modifies_view = False  # it only clones the view
 
     def __init__(self, weight: float = 1.0):
         self.weight = float(weight)

@@ -12,7 +12,6 @@ class GreedyStrategy(Strategy):
         "one ply: the move with the best immediate evaluation for its seat (seeded ties); "
         "params: epsilon (chance of a random move instead, default 0)"
     )
-    modifies_view = False  # it clones before trying a move
 
     def __init__(self, epsilon: float = 0.0):
         if not 0.0 <= float(epsilon) <= 1.0:

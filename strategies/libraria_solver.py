@@ -458,7 +458,6 @@ class LibrariaSolver(Strategy):
         "empty spots, depth-ply heuristic before; params: exact_from, depth, swindle_from"
     )
     games = ("libraria",)
-    modifies_view = False  # it copies the board
 
     def __init__(
         self,

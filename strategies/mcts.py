@@ -92,7 +92,6 @@ class MCTSStrategy(Strategy):
         "Monte Carlo tree search (UCT, max^n for 1-4 seats, sampled chance, tree reuse); "
         "params: iterations, c, rollout, rollout_depth, decisive, reuse"
     )
-    modifies_view = False  # it searches on copies
 
     def __init__(
         self,

@@ -9,7 +9,7 @@ from strategies.base import Strategy
 class RandomStrategy(Strategy):
     name = "random"
     description = "uniformly random legal move"
-    modifies_view = False  # it never looks at the view
+    wants_view = False  # it never looks at the view
 
     def choose(self, view: State, legal_moves: list[Move]) -> Move:
         return self.rng.choice(legal_moves)

@@ -125,7 +125,8 @@ def greedy_policy(game: Game, rng: random.Random, epsilon: float) -> RolloutPoli
 def strategy_policy(use: str, game: Game, players: int, rng: random.Random) -> RolloutPolicy:
     """A rollout policy that asks a strategy (built-in name or ``module:Class``, default
     parameters) for every move; one instance per seat, all sharing ``rng``. The strategy
-    sees the full rollout state (a copy when it declares ``modifies_view``)."""
+    sees a copy of the full rollout state (``None`` when it declares ``wants_view =
+    False``)."""
     from strategies.loader import load_strategy_class
 
     cls = load_strategy_class(use)
@@ -134,11 +135,11 @@ def strategy_policy(use: str, game: Game, players: int, rng: random.Random) -> R
         inst = cls()
         inst.start_game(game, seat, rng)
         instances.append(inst)
-    copy = [inst.modifies_view for inst in instances]
+    sees = [inst.wants_view for inst in instances]
 
     def policy(state: State, seat: int, moves: list[Move]) -> Move:
         inst = instances[seat]
-        return inst.choose(state.clone() if copy[seat] else state, moves)
+        return inst.choose(state.clone() if sees[seat] else None, moves)
 
     return policy
 

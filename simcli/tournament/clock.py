@@ -31,7 +31,24 @@ class MoveTimeout(BaseException):
 
 class StopNow(BaseException):
     """The user asked twice to stop the run (Ctrl-C, SIGTERM): stop at once. Distinct from
-    KeyboardInterrupt so that a strategy raising that is just a forfeit."""
+    KeyboardInterrupt so that a strategy raising that is just a forfeit; and only the
+    instances made by :func:`stop_now` count, so a strategy raising ``StopNow`` itself
+    forfeits too."""
+
+
+_STOPS: list[StopNow] = []  # the instances raised by the run's stop handler
+
+
+def stop_now() -> StopNow:
+    """The exception the stop handler raises (remembered, see :func:`is_stop_request`)."""
+    exc = StopNow()
+    _STOPS.append(exc)
+    return exc
+
+
+def is_stop_request(exc: BaseException) -> bool:
+    """True for a :class:`StopNow` raised by the stop handler (not by a strategy)."""
+    return type(exc) is StopNow and any(exc is stop for stop in _STOPS)
 
 
 class _Watch:

@@ -1,8 +1,14 @@
-"""Play one game between strategy instances and produce its record.
+"""Play one game between strategies and produce its record: the referee.
 
-Failures are kept apart: a strategy that raises or returns an illegal move forfeits the
-game; an exception inside the rules module ends the game as ``error`` (the traceback goes
-to the log). Either way the tournament goes on.
+The referee alone holds the true state. A strategy is handed its seat's view (a copy that
+shares no mutable object with the state), a copy of the legal moves and a separate game
+object; the game's options are read-only. Its answer is checked without running any of
+its code (moves are plain JSON values, compared by value) inside the timed region.
+
+Failures are kept apart: anything a strategy does wrong (any exception, ``SystemExit`` and
+``KeyboardInterrupt`` included, an illegal or malformed move, a timeout, a crash of its
+process) is that seat's forfeit; an exception inside the rules module ends the game as
+``error`` (the traceback goes to the log). Either way the tournament goes on.
 """
 
 from __future__ import annotations
@@ -10,29 +16,26 @@ from __future__ import annotations
 import logging
 import traceback
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from simcli.frozen import freeze, thaw
 from simcli.game import CHANCE, TERMINAL, Game, IllegalMoveError, State
+from simcli.moves import IllegalAnswer, copy_move, find_move
 from simcli.records import SCHEMA_VERSION
-from simcli.seeding import chance_rng, seat_rng
-from simcli.tournament.clock import MoveTimeout, NoClock, StopNow
+from simcli.seeding import chance_rng, derive_seed, seat_rng
+from simcli.tournament.clock import MoveTimeout, NoClock, is_stop_request
+from simcli.tournament.faults import Forfeit, GameError, describe
+from simcli.tournament.remote import RemoteSeat, RemoteSeatFactory
 from strategies.base import Strategy
 
 log = logging.getLogger("simcli.play")
 
-StrategyFactory = Callable[[], Strategy]
+#: Makes the player of a seat: a :class:`Strategy` class (or any callable returning a
+#: fresh instance) runs in this process; a :class:`RemoteSeatFactory` gives the seat's
+#: :class:`RemoteSeat`, a strategy process speaking the protocol.
+StrategyFactory = Callable[[], Strategy] | RemoteSeatFactory
 
-
-@dataclass
-class Forfeit(Exception):
-    seat: int
-    kind: str
-    message: str
-
-
-class GameError(Exception):
-    """The rules module raised: a bug in the game, not in a strategy."""
+__all__ = ["Forfeit", "GameError", "StrategyFactory", "play_game"]
 
 
 def play_game(
@@ -44,30 +47,40 @@ def play_game(
     factories: Mapping[str, StrategyFactory],
     variant: str | None = None,
     clock: Any = None,
+    strategy_game: Game | None = None,
 ) -> dict[str, Any]:
     """Play game ``index`` and return its record (a dict in the documented key order).
-    ``clock`` (see ``clock.py``) enforces a per-move time limit."""
+    ``clock`` (see ``clock.py``) enforces a per-move time limit; ``strategy_game`` is
+    the game object strategies are handed (default: a fresh instance of the game's
+    class, so nothing they do to it reaches the referee's)."""
     players = len(seats)
     rng = chance_rng(seed)
     moves: list[Any] = []
+    # The record's options are a plain copy; the state gets a read-only one. Neither is
+    # the caller's object, so no game can change what a later game is played with.
+    rules_options = freeze(options)
     record: dict[str, Any] = {
         "schema": SCHEMA_VERSION,
         "game": game.id,
-        "options": dict(options),
+        "options": thaw(rules_options),
     }
     if variant is not None:
         record["variant"] = variant
     record.update(index=index, seed=seed, seats=list(seats), setup=None, moves=moves)
     state: State | None = None
+    players_: list[Any] = []
     try:
         try:
-            setup = game.sample_setup(players, options, rng)
+            setup = game.sample_setup(players, rules_options, rng)
             record["setup"] = setup
-            state = game.new_state(players, options, setup)
+            state = game.new_state(players, rules_options, setup)
         except Exception as exc:
             raise GameError(f"setup failed: {type(exc).__name__}: {exc}") from exc
-        strategies = _start_strategies(game, seed, seats, factories)
-        _play_out(state, strategies, moves, rng, clock)
+        timed = None if clock is None or isinstance(clock, NoClock) else clock.move
+        if strategy_game is None:
+            strategy_game = type(game)()
+        players_ = _start(strategy_game, index, seed, seats, factories, timed, rules_options)
+        _play_out(state, players_, moves, rng, timed)
         try:
             outcome = state.outcome()
         except Exception as exc:
@@ -92,7 +105,7 @@ def play_game(
             forfeit.kind,
             forfeit.message,
         )
-        return _finish(record, state, detail)
+        return _finish(record, state, detail, players_)
     except GameError as exc:
         cause = exc.__cause__ or exc
         log.error(
@@ -104,12 +117,15 @@ def play_game(
             "".join(traceback.format_exception(cause)),
         )
         record.update(scores=None, winners=[], termination="error")
-        return _finish(record, state, {"kind": "game_error", "message": str(exc)})
-    return _finish(record, state, None)
+        return _finish(record, state, {"kind": "game_error", "message": str(exc)}, players_)
+    return _finish(record, state, None, players_)
 
 
 def _finish(
-    record: dict[str, Any], state: State | None, detail: dict[str, Any] | None
+    record: dict[str, Any],
+    state: State | None,
+    detail: dict[str, Any] | None,
+    players: list[Any],
 ) -> dict[str, Any]:
     try:
         record["final_hash"] = state.final_hash() if state is not None else None
@@ -117,36 +133,92 @@ def _finish(
         record["final_hash"] = None
     if detail is not None:
         record["detail"] = detail
+    for seat, player in enumerate(players):
+        if isinstance(player, RemoteSeat):
+            player.end_game(seat, record)
     return record
 
 
-def _start_strategies(
-    game: Game, seed: int, seats: Sequence[str], factories: Mapping[str, StrategyFactory]
-) -> list[Strategy]:
-    strategies = []
+def _start(
+    game: Game,
+    index: int,
+    seed: int,
+    seats: Sequence[str],
+    factories: Mapping[str, StrategyFactory],
+    timed: Any,
+    options: Mapping[str, Any],
+) -> list[Any]:
+    """Make and start the player of every seat; a failure is that seat's forfeit."""
+    started: list[Any] = []
     for seat, name in enumerate(seats):
-        try:
-            strategy = factories[name]()
-            strategy.start_game(game, seat, seat_rng(seed, seat))
-        except StopNow:
-            raise
-        except BaseException as exc:  # SystemExit & co. from a strategy are its forfeit too
-            raise Forfeit(seat, "exception", f"start_game: {type(exc).__name__}: {exc}") from exc
-        strategies.append(strategy)
-    return strategies
+        factory = factories[name]
+        if isinstance(factory, RemoteSeatFactory):
+            player = factory.for_seat(seat)
+            player.start_game(index, seat, derive_seed(seed, "seat", seat), options)
+            started.append(player)
+            continue
+        started.append(_guarded(seat, timed, _make, factory, game, seat, seed))
+    return started
 
 
-def _play_out(state: State, strategies: list[Strategy], moves: list[Any], rng, clock: Any) -> None:
+def _make(factory: StrategyFactory, game: Game, seat: int, seed: int) -> Strategy:
+    strategy = factory()
+    strategy.start_game(game, seat, seat_rng(seed, seat))
+    return strategy
+
+
+def _answer(legal: list[Any], choose: Callable[..., Any], view: Any, offered: list[Any]) -> Any:
+    return find_move(legal, choose(view, offered))
+
+
+def _guarded(seat: int, timed: Any, call: Callable[..., Any], *args: Any) -> Any:
+    """Run strategy code under the move clock; whatever it raises is the seat's forfeit
+    (only the user's second Ctrl-C passes through)."""
+    failure = None
+    try:
+        if timed is None:
+            try:
+                return call(*args)
+            except BaseException as exc:  # SystemExit & co. from a strategy: its forfeit
+                if is_stop_request(exc):
+                    raise
+                failure = _failure(exc)
+        else:
+            with timed() as watch:
+                try:
+                    result = call(*args)
+                except BaseException as exc:
+                    if is_stop_request(exc) or isinstance(exc, MoveTimeout):
+                        raise
+                    failure = _failure(exc)
+            if watch.fired:  # the strategy swallowed the timeout, or returned late
+                raise MoveTimeout
+            if failure is None:
+                return result
+    except MoveTimeout:
+        raise Forfeit(seat, "timeout", "move time limit exceeded") from None
+    raise Forfeit(seat, *failure)
+
+
+def _failure(exc: BaseException) -> tuple[str, str]:
+    if isinstance(exc, IllegalAnswer):
+        return "illegal_move", str(exc)
+    if isinstance(exc, MoveTimeout):
+        return "timeout", "move time limit exceeded"
+    return "exception", describe(exc)
+
+
+def _play_out(state: State, players: list[Any], moves: list[Any], rng: Any, timed: Any) -> None:
     # The hot loop of every tournament: methods are bound once, and every call into the
     # rules is kept apart from calls into strategies to tell a rules bug from a forfeit.
-    choosers = [s.choose for s in strategies]
-    perfect = state.game.perfect_information
-    live_ok = [perfect and not s.modifies_view for s in strategies]
     record_move = moves.append
     apply = state.apply
     legal_moves = state.legal_moves
     view = state.view
-    timed = None if clock is None or isinstance(clock, NoClock) else clock.move
+    scalar = state.game.scalar_moves
+    local = [not isinstance(p, RemoteSeat) for p in players]
+    choosers = [p.choose if ok else None for p, ok in zip(players, local, strict=True)]
+    wants_view = [getattr(p, "wants_view", True) for p in players]
     while True:
         try:
             seat = state.current_player
@@ -158,29 +230,29 @@ def _play_out(state: State, strategies: list[Strategy], moves: list[Any], rng, c
                 record_move({"chance": outcome})
                 continue
             legal = legal_moves()
-            seen = state if live_ok[seat] else view(seat)
+            seen = view(seat) if wants_view[seat] else None
         except Exception as exc:
             raise GameError(f"{type(exc).__name__}: {exc}") from exc
         if not legal:
             raise GameError(f"seat {seat} to move but no legal moves")
-        try:
+        if local[seat]:
+            offered = legal.copy() if scalar else list(map(copy_move, legal))
+            choose = choosers[seat]
             if timed is None:
-                move = choosers[seat](seen, legal.copy())
+                try:
+                    move = find_move(legal, choose(seen, offered))
+                except BaseException as exc:  # SystemExit, KeyboardInterrupt...: a forfeit
+                    if is_stop_request(exc):
+                        raise
+                    raise Forfeit(seat, *_failure(exc)) from None
             else:
-                with timed() as watch:
-                    move = choosers[seat](seen, legal.copy())
-                if watch.fired:  # the strategy swallowed the timeout, or returned late
-                    raise MoveTimeout
-        except MoveTimeout:
-            raise Forfeit(seat, "timeout", "move time limit exceeded") from None
-        except StopNow:
-            raise
-        except BaseException as exc:  # SystemExit, KeyboardInterrupt... raised by a strategy
-            raise Forfeit(seat, "exception", f"{type(exc).__name__}: {exc}") from exc
-        try:
-            move = legal[legal.index(move)]  # the game's own (JSON-safe) equal value
-        except Exception:  # not in the list, or a value whose comparison raises
-            raise Forfeit(seat, "illegal_move", f"{_short(move)} is not a legal move") from None
+                move = _guarded(seat, timed, _answer, legal, choose, seen, offered)
+        else:
+            try:
+                snapshot = seen.snapshot() if seen is not None else None
+            except Exception as exc:
+                raise GameError(f"{type(exc).__name__}: {exc}") from exc
+            move = players[seat].choose(seat, snapshot, legal)
         try:
             apply(move)
         except IllegalMoveError as exc:  # legal_moves offered it: the rules disagree
@@ -188,11 +260,3 @@ def _play_out(state: State, strategies: list[Strategy], moves: list[Any], rng, c
         except Exception as exc:
             raise GameError(f"{type(exc).__name__}: {exc}") from exc
         record_move(move)
-
-
-def _short(value: Any, limit: int = 80) -> str:
-    try:
-        text = repr(value)
-    except Exception:
-        text = f"<{type(value).__name__} object>"
-    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -26,11 +26,11 @@ from typing import Any
 from simcli import __version__
 from simcli.config import Config
 from simcli.errors import SimcliError
-from simcli.tournament.clock import StopNow
+from simcli.tournament.clock import StopNow, stop_now
 from simcli.tournament.executor import chunk_ranges, default_chunk_size, make_executor
 from simcli.tournament.output import check_output, prepare_output, write_json_atomic
 from simcli.tournament.tally import Tally
-from simcli.tournament.worker import Chunk
+from simcli.tournament.worker import Chunk, check_strategy_processes
 
 log = logging.getLogger("simcli.runner")
 
@@ -82,7 +82,7 @@ class _Stopper:
             if self.executor is not None:
                 self.executor.stop()
         else:
-            raise StopNow
+            raise stop_now()
 
     def __exit__(self, *exc) -> None:
         for sig, handler in self._saved.items():
@@ -115,8 +115,9 @@ def run_tournament(
             return RunResult(out=out, tally=tally, seconds=0.0, total=total, resumed_from=start)
     else:
         check_output(out, force)
-    # Connect to the cluster before anything is written: an unreachable scheduler must
-    # leave no half-made run folder behind.
+    # Start strategy programs and connect to the cluster before anything is written: a
+    # strategy that cannot start or an unreachable scheduler leaves no half-made folder.
+    check_strategy_processes(config)
     executor = make_executor(config, workers)
     if not resume:
         try:

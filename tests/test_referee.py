@@ -1,0 +1,181 @@
+"""The in-process referee: nothing a strategy does to what it is handed changes the game,
+its answer is checked without running its code, and whatever it raises is its forfeit.
+
+Each test plays one of the attackers of tests/data/adversaries.py; each attack worked on
+the referee before it was hardened (options rewritten for later games, a sleeping
+``__eq__`` hanging a timed run, ``SystemExit`` ending a run with exit 0, a lying
+``modifies_view`` producing records that do not replay).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import partial
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from simcli.cli.main import cli
+from simcli.games import get_game
+from simcli.records import replay
+from simcli.tournament.clock import SignalClock
+from simcli.tournament.play import play_game
+from strategies.loader import load_strategy_class
+from strategies.random_play import RandomStrategy
+
+ADVERSARIES = Path(__file__).resolve().parent / "data" / "adversaries.py"
+
+
+def adversary(name: str):
+    return load_strategy_class(f"{ADVERSARIES}:{name}")
+
+
+def play(game_id: str, attacker: str, index: int = 0, seed: int = 3, clock=None, **opts):
+    game = get_game(game_id)
+    options = game.resolve_options(opts)
+    factories = {"bad": adversary(attacker), "random": RandomStrategy}
+    return play_game(game, options, index, seed, ["bad", "random"], factories, clock=clock)
+
+
+def test_options_cannot_be_rewritten_for_this_or_later_games():
+    game = get_game("libraria")
+    options = game.resolve_options({})
+    before = dict(options)
+    factories = {"bad": adversary("RewriteOptions"), "random": RandomStrategy}
+    honest = {"bad": RandomStrategy, "random": RandomStrategy}
+    for index in range(20):
+        seats = ["bad", "random"] if index % 2 == 0 else ["random", "bad"]
+        record = play_game(game, options, index, 100 + index, seats, factories)
+        assert record["options"] == before
+        assert record["termination"] == "normal"
+        # The attacker plays random moves from the same seeded RNG as the random
+        # strategy: the game is exactly the honest one.
+        assert record == play_game(game, options, index, 100 + index, seats, honest)
+    assert options == before
+
+
+def test_nested_legal_moves_cannot_be_rewritten():
+    # Ada's Library moves are lists: the attacker empties every offered list and answers a
+    # fresh copy of its pick; the game goes on with the game's own moves.
+    game = get_game("adas_library")
+    options = game.resolve_options({})
+    factories = {"bad": adversary("RewriteLegal"), "random": RandomStrategy}
+    honest = {"bad": RandomStrategy, "random": RandomStrategy}
+    record = play_game(game, options, 0, 9, ["bad", "random"], factories)
+    assert record["termination"] in ("normal", "move_limit")
+    assert record == play_game(game, options, 0, 9, ["bad", "random"], honest)
+
+
+@pytest.mark.parametrize("game_id", ["libraria", "library"])
+def test_a_strategy_that_applies_moves_to_its_view_changes_nothing(game_id):
+    game = get_game(game_id)
+    options = game.resolve_options({})
+    factories = {"bad": adversary("ApplyToView"), "random": RandomStrategy}
+    for index in range(4):
+        record = play_game(game, options, index, 40 + index, ["bad", "random"], factories)
+        assert record["termination"] in ("normal", "move_limit")
+        assert replay(json.loads(json.dumps(record))) == []  # replays with no mismatch
+
+
+@pytest.mark.parametrize(
+    ("attacker", "kind", "text"),
+    [
+        ("SleepyMove", "illegal_move", "a SleepyEq is not a move"),
+        ("ExitInEq", "illegal_move", "a _Raises is not a move"),
+        ("InterruptInEq", "illegal_move", "a _Raises is not a move"),
+        ("ExitInChoose", "exception", "SystemExit: 4"),
+        ("UnprintableError", "exception", "_BadMessage: <message could not be printed>"),
+        ("RaiseStopNow", "exception", "StopNow"),
+    ],
+)
+def test_whatever_a_strategy_answers_or_raises_is_its_forfeit(attacker, kind, text):
+    record = play("libraria", attacker, clock=SignalClock(2.0))
+    assert record["termination"] == "forfeit"
+    assert record["winners"] == [1]
+    assert record["detail"]["kind"] == kind
+    assert record["detail"]["message"].startswith(text)
+    untimed = play("libraria", attacker)
+    assert untimed["detail"] == record["detail"]
+
+
+def test_floats_and_bools_are_not_moves():
+    from simcli.moves import IllegalAnswer, find_move
+
+    legal = [0, 1, 2, [1, 2]]
+    assert find_move(legal, 1) == 1
+    assert find_move(legal, [1, 2]) is legal[3]
+    for bad in (1.0, True, (1, 2), None, {"a": 1}, [1.0, 2]):
+        with pytest.raises(IllegalAnswer):
+            find_move(legal, bad)
+
+
+@pytest.mark.parametrize("workers", [0, 2])
+def test_runs_finish_whatever_the_answer_objects_do(tmp_path, workers):
+    """A sleeping ``__eq__`` with a 1 s move limit, and ``SystemExit``/``KeyboardInterrupt``
+    raised from ``__eq__``/``__repr__``: every game is written and the run exits 0."""
+    config = tmp_path / "c.yaml"
+    config.write_text(
+        "game: libraria\n"
+        "strategies:\n"
+        f"  - {{name: sleepy, use: '{ADVERSARIES}:SleepyMove'}}\n"
+        f"  - {{name: exits, use: '{ADVERSARIES}:ExitInEq'}}\n"
+        f"  - {{name: interrupts, use: '{ADVERSARIES}:InterruptInEq'}}\n"
+        "  - random\n"
+        "games: 2\nmove_time_limit: 1\n"
+    )
+    out = tmp_path / "out"
+    result = CliRunner().invoke(
+        cli, ["run", str(config), "--out", str(out), "--workers", str(workers), "-q", "--no-plots"]
+    )
+    assert result.exit_code == 0, result.output
+    records = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
+    assert len(records) == 12
+    assert json.loads((out / "run.json").read_text())["status"] == "complete"
+    assert (out / "summary.json").exists()
+    for record in records:
+        cheaters = [s for s in record["seats"] if s != "random"]
+        if cheaters and record["termination"] == "forfeit":
+            assert record["detail"]["kind"] == "illegal_move"
+    assert {r["termination"] for r in records} == {"forfeit"}
+
+
+def test_exit_from_choose_in_process_run_is_a_forfeit_not_the_end(tmp_path):
+    config = tmp_path / "c.yaml"
+    config.write_text(
+        f"game: libraria\nstrategies:\n  - {{name: exits, use: '{ADVERSARIES}:ExitInChoose'}}\n"
+        "  - random\ngames: 4\n"
+    )
+    out = tmp_path / "out"
+    result = CliRunner().invoke(
+        cli, ["run", str(config), "--out", str(out), "--workers", "0", "-q", "--no-plots"]
+    )
+    assert result.exit_code == 0, result.output
+    lines = (out / "games.jsonl").read_text().splitlines()
+    assert len(lines) == 4
+    assert all(json.loads(line)["detail"]["message"] == "SystemExit: 4" for line in lines)
+
+
+def test_components_are_read_only_through_a_view():
+    game = get_game("bibliogamo")
+    options = game.resolve_options({})
+    setup = game.sample_setup(1, options, __import__("random").Random(1))
+    view = game.new_state(1, options, setup).view(0)
+    some_card = next(iter(view.comp.cards))
+    with pytest.raises(TypeError):
+        view.comp.cards[some_card] = None
+    with pytest.raises(TypeError):
+        view.options["prestige"] = "none"
+
+
+def test_strategies_get_their_own_game_object():
+    seen = []
+
+    class Grab(RandomStrategy):
+        def start_game(self, game, seat, rng):
+            super().start_game(game, seat, rng)
+            seen.append(game)
+
+    game = get_game("libraria")
+    play_game(game, game.resolve_options({}), 0, 1, ["g", "g"], {"g": partial(Grab)})
+    assert seen and all(g is not game for g in seen)
