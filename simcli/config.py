@@ -42,13 +42,19 @@ TOP_KEYS = (
     "scheduler",
     "gate",
     "asserts",
+    "isolation",
 )
 MAX_ELO = 2000  # beyond this an expected score is 0 or 1 in floating point
 GATE_KEYS = ("candidate", "baseline", "elo0", "elo1", "alpha", "beta", "max_games", "batch")
 EXECUTORS = ("local", "dask")
 #: Keys that never change a run's records (free to differ on resume).
 EXECUTION_KEYS = ("workers", "output", "executor", "scheduler", "name", "asserts", "gate")
-STRATEGY_KEYS = ("name", "use", "params")
+STRATEGY_KEYS = ("name", "use", "params", "isolation", "memory_limit", "command")
+#: Where a strategy runs: in the worker (trusted code, full speed) or its own process.
+ISOLATIONS = ("inprocess", "process")
+#: Strategy keys that never change a run's records (free to differ on resume).
+STRATEGY_EXECUTION_KEYS = ("isolation", "memory_limit")
+CMD_PREFIX = "cmd:"
 FORMAT_KEYS = ("type", "candidate")
 VARIANT_KEYS = ("name", "options")
 
@@ -57,9 +63,25 @@ KeyPath = tuple[Any, ...]
 
 @dataclass(frozen=True)
 class StrategySpec:
+    """One configured strategy. ``use`` names a Python class (built-in name,
+    ``module:Class`` or ``file.py:Class``) or, as ``cmd:COMMAND``, a program speaking the
+    strategy protocol; ``isolation`` says where a Python class runs; ``memory_limit``
+    caps a strategy process's address space (MiB)."""
+
     name: str
     use: str
     params: dict[str, Any] = field(default_factory=dict)
+    isolation: str = "inprocess"
+    memory_limit: int | None = None
+
+    @property
+    def command(self) -> str | None:
+        """The program of a ``cmd:`` strategy (None for a Python class)."""
+        return self.use[len(CMD_PREFIX) :] if self.use.startswith(CMD_PREFIX) else None
+
+    @property
+    def isolated(self) -> bool:
+        return self.isolation == "process" or self.command is not None
 
 
 @dataclass(frozen=True)
@@ -142,6 +164,18 @@ class Config:
         """Keys (besides execution keys) whose values differ from a stored config dict."""
         mine = self.to_dict()
         keys = [k for k in mine if k not in EXECUTION_KEYS]
+
+        def played(data: dict[str, Any]) -> Any:
+            if not isinstance(data.get("strategies"), list):
+                return data.get("strategies")
+            return [
+                {k: v for k, v in s.items() if k not in STRATEGY_EXECUTION_KEYS}
+                if isinstance(s, dict)
+                else s
+                for s in data["strategies"]
+            ]
+
+        mine["strategies"], other = played(mine), {**other, "strategies": played(other)}
         return [k for k in keys if mine.get(k) != other.get(k)]
 
     def to_dict(self) -> dict[str, Any]:
@@ -317,7 +351,14 @@ def _build(doc: _Doc, raw: dict[str, Any]) -> Config:
         raise doc.error(("options",), str(exc)) from None
     variants = _variants(doc, raw.get("variants"), game, base_options)
 
-    strategies = _strategies(doc, raw["strategies"], game_id)
+    isolation = raw.get("isolation", "inprocess")
+    if isolation not in ISOLATIONS:
+        raise doc.error(
+            ("isolation",),
+            f"unknown isolation {isolation!r}{did_you_mean(str(isolation), ISOLATIONS)}; "
+            f"expected one of: {', '.join(ISOLATIONS)}",
+        )
+    strategies = _strategies(doc, raw["strategies"], game_id, isolation)
     fmt, candidate = _format(doc, raw.get("format", "round_robin"), strategies, players)
 
     step = rotations_for(fmt, players)
@@ -376,7 +417,9 @@ def _build(doc: _Doc, raw: dict[str, Any]) -> Config:
     )
 
 
-def _strategies(doc: _Doc, value: Any, game_id: str) -> list[StrategySpec]:
+def _strategies(
+    doc: _Doc, value: Any, game_id: str, isolation: str = "inprocess"
+) -> list[StrategySpec]:
     from strategies.loader import check_params, load_strategy_class
 
     if not isinstance(value, list) or not value:
@@ -387,11 +430,37 @@ def _strategies(doc: _Doc, value: Any, game_id: str) -> list[StrategySpec]:
         if isinstance(item, str):  # shorthand: "- greedy"
             item = {"use": item}
         item = _check_keys(doc, path, item, STRATEGY_KEYS)
+        if "use" in item and "command" in item:
+            raise doc.error((*path, "command"), "give either 'use' or 'command', not both")
+        if "command" in item:
+            item = {**item, "use": CMD_PREFIX + _str(doc, (*path, "command"), item["command"])}
+            del item["command"]
         if "use" not in item:
-            raise doc.error(path, "missing required key 'use'")
+            raise doc.error(path, "missing required key 'use' (or 'command')")
         use = _str(doc, (*path, "use"), item["use"])
-        name = _str(doc, (*path, "name"), item.get("name", use))
         params = _mapping(doc, (*path, "params"), item.get("params"))
+        where = item.get("isolation", isolation)
+        if where not in ISOLATIONS:
+            raise doc.error(
+                (*path, "isolation"),
+                f"unknown isolation {where!r}{did_you_mean(str(where), ISOLATIONS)}; "
+                f"expected one of: {', '.join(ISOLATIONS)}",
+            )
+        memory = item.get("memory_limit")
+        if memory is not None:
+            memory = _int(doc, (*path, "memory_limit"), memory, 16)
+        if use.startswith(CMD_PREFIX):
+            argv = _command(doc, (*path, "use"), use[len(CMD_PREFIX) :])
+            name = _str(doc, (*path, "name"), item.get("name", Path(argv[0]).name))
+            if any(s.name == name for s in specs):
+                raise doc.error((*path, "name"), f"strategy name '{name}' is used twice")
+            specs.append(StrategySpec(name, use, params, "process", memory))
+            continue
+        if memory is not None and where != "process":
+            raise doc.error(
+                (*path, "memory_limit"), "memory_limit needs 'isolation: process' (or a command)"
+            )
+        name = _str(doc, (*path, "name"), item.get("name", use))
         if any(s.name == name for s in specs):
             raise doc.error((*path, "name"), f"strategy name '{name}' is used twice")
         try:
@@ -406,8 +475,32 @@ def _strategies(doc: _Doc, value: Any, game_id: str) -> list[StrategySpec]:
             raise
         except SimcliError as exc:
             raise doc.error((*path, "use"), str(exc)) from None
-        specs.append(StrategySpec(name=name, use=use, params=params))
+        specs.append(StrategySpec(name, use, params, where, memory))
     return specs
+
+
+def _command(doc: _Doc, path: KeyPath, text: str) -> list[str]:
+    """The argument list of a ``cmd:`` strategy, its program found (relative paths: the
+    config's folder, where the program runs)."""
+    import shlex
+    import shutil
+
+    try:
+        argv = shlex.split(text)
+    except ValueError as exc:
+        raise doc.error(path, f"cannot split the command {text!r}: {exc}") from None
+    if not argv:
+        raise doc.error(path, "the command is empty: give a program after 'cmd:'")
+    program = argv[0]
+    if "/" in program:
+        found = doc.path.parent / program
+        if not found.is_file():
+            raise doc.error(path, f"program '{program}' not found (looked at {found})")
+        if not os.access(found, os.X_OK):
+            raise doc.error(path, f"program '{found}' is not executable (chmod +x it)")
+    elif shutil.which(program) is None:
+        raise doc.error(path, f"program '{program}' not found on PATH")
+    return argv
 
 
 def _format(

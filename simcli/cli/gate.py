@@ -22,7 +22,9 @@ PASSED, REGRESSION, UNDECIDED = 0, 1, 3
     help="Write the verdict as JUnit XML to this file.",
 )
 @verbosity
-def gate(config_path, out, workers, seed, games, force, junit_path, quiet, verbose) -> None:
+def gate(
+    config_path, out, workers, seed, games, isolation, force, junit_path, quiet, verbose
+) -> None:
     """Play CANDIDATE against BASELINE (the config's `gate:` section) until the SPRT
     decides.
 
@@ -39,7 +41,10 @@ def gate(config_path, out, workers, seed, games, force, junit_path, quiet, verbo
     from simcli.tournament.output import check_output
     from simcli.tournament.runner import run_tournament
 
-    config = load_config(config_path, {"seed": seed, "games": games, "workers": workers})
+    config = load_config(
+        config_path,
+        {"seed": seed, "games": games, "workers": workers, "isolation": isolation},
+    )
     if config.gate is None:
         raise ConfigError(
             f"{config_path}: no 'gate:' section (candidate, baseline, elo0, "

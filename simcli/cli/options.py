@@ -53,6 +53,13 @@ def config_overrides(func: Callable) -> Callable:
                 type=click.IntRange(min=1),
                 help="Games per table (default: config 'games').",
             ),
+            click.option(
+                "--isolation",
+                type=click.Choice(["inprocess", "process"]),
+                help="Where strategies run unless their entry says otherwise: in the "
+                "worker (trusted code) or each in its own sandboxed process (default: "
+                "config 'isolation', else inprocess).",
+            ),
         ]
     ):
         func = decorator(func)

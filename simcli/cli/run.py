@@ -54,6 +54,7 @@ def run(
     workers,
     seed,
     games,
+    isolation,
     force,
     resume,
     move_time_limit,
@@ -84,6 +85,7 @@ def run(
         {
             "seed": seed,
             "games": games,
+            "isolation": isolation,
             "workers": workers,
             "move_time_limit": move_time_limit,
             "executor": executor,

@@ -8,11 +8,16 @@ import click
 @click.command()
 @click.argument("config_path", metavar="CONFIG", type=click.Path(dir_okay=False))
 def validate(config_path) -> None:
-    """Check CONFIG (keys, game, options, strategies and their params) without playing."""
+    """Check CONFIG (keys, game, options, strategies and their params) without playing.
+
+    Strategies that run in their own process (isolation: process, cmd: programs) are
+    started once and must complete the protocol handshake."""
     from simcli.config import load_config
+    from simcli.tournament.worker import check_strategy_processes
 
     config = load_config(config_path)
     schedule = config.schedule()
+    check_strategy_processes(config)  # out-of-process strategies: start and handshake
     click.echo(
         f"{config_path}: ok — {config.game}, {config.players} players, format "
         f"{config.format}, {len(config.strategies)} strategies, {len(schedule.tables)} "

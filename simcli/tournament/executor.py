@@ -45,7 +45,7 @@ class InProcess:
                 yield self.player.play(index, index + 1)
 
     def close(self) -> None:
-        pass
+        self.player.close()
 
 
 def make_executor(config: Config, workers: int):

@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from multiprocessing.connection import Connection, wait
 
 from simcli.config import Config
+from simcli.protocol.sandbox import die_with_parent
 from simcli.tournament.worker import Chunk, ChunkPlayer, lost_game_record, pack
 
 log = logging.getLogger("simcli.pool")
@@ -39,7 +40,15 @@ def _worker_main(config: Config, conn: Connection, status) -> None:
     # from the terminal's process group) and check the stop flag between games.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    die_with_parent()
     player = ChunkPlayer(config, status)
+    try:
+        _serve(player, conn, status)
+    finally:
+        player.close()
+
+
+def _serve(player: ChunkPlayer, conn: Connection, status) -> None:
     while True:
         task = conn.recv()
         if task is None:

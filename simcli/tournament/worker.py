@@ -14,6 +14,12 @@ from simcli.records import SCHEMA_VERSION, dumps
 from simcli.seeding import chance_rng
 from simcli.tournament.clock import make_clock
 from simcli.tournament.play import StrategyFactory, play_game
+from simcli.tournament.remote import (
+    RemoteSeatFactory,
+    check_handshake,
+    parse_command,
+    python_client_command,
+)
 from simcli.tournament.schedule import Schedule
 from strategies.loader import load_strategy_class
 
@@ -47,10 +53,8 @@ class ChunkPlayer:
         self.config = config
         self.schedule: Schedule = config.schedule()
         self.game = get_game(config.game)
-        self.factories: dict[str, StrategyFactory] = {}
-        for spec in config.strategies:
-            cls = load_strategy_class(spec.use, config.base_dir)
-            self.factories[spec.name] = partial(cls, **spec.params)
+        self.strategy_game = type(self.game)()  # what strategies are handed
+        self.factories = strategy_factories(config)
         clock = make_clock(config.move_time_limit)
         tracked = status is not None and config.move_time_limit  # the pool's hang watch
         self.clock = _TrackedClock(clock, status) if tracked else clock
@@ -69,6 +73,7 @@ class ChunkPlayer:
             self.factories,
             variant=spec.variant,
             clock=self.clock,
+            strategy_game=self.strategy_game,
         )
         outcome = Outcome(
             record["seats"], record["winners"], record["scores"], record["termination"]
@@ -82,6 +87,55 @@ class ChunkPlayer:
             lines.append(line)
             outcomes.append(outcome)
         return pack(start, lines, outcomes)
+
+    def close(self) -> None:
+        """Stop the strategy processes this player started."""
+        for factory in self.factories.values():
+            if isinstance(factory, RemoteSeatFactory):
+                factory.close()
+
+
+def strategy_factories(config: Config) -> dict[str, StrategyFactory]:
+    """What makes each configured strategy's players: its class (in this process) or a
+    :class:`RemoteSeatFactory` (its own process)."""
+    factories: dict[str, StrategyFactory] = {}
+    for spec in config.strategies:
+        if not spec.isolated:
+            cls = load_strategy_class(spec.use, config.base_dir)
+            factories[spec.name] = partial(cls, **spec.params)
+            continue
+        if spec.command is not None:
+            command, cwd = parse_command(spec.command), _folder(config)
+        else:
+            command, cwd = python_client_command(spec.use, config.base_dir), None
+        factories[spec.name] = RemoteSeatFactory(
+            spec.name,
+            command,
+            game=config.game,
+            players=config.players,
+            params=spec.params,
+            move_seconds=config.move_time_limit,
+            memory_limit=spec.memory_limit * 2**20 if spec.memory_limit else None,
+            cwd=cwd,
+        )
+    return factories
+
+
+def _folder(config: Config) -> str:
+    return str(config.base_dir.resolve()) if config.base_dir else "."
+
+
+def check_strategy_processes(config: Config) -> None:
+    """Start every out-of-process strategy once and complete its handshake; raises
+    :class:`StrategyLoadError` naming the strategy and what went wrong."""
+    from simcli.errors import StrategyLoadError
+
+    for name, factory in strategy_factories(config).items():
+        if isinstance(factory, RemoteSeatFactory):
+            try:
+                check_handshake(factory, config.options)
+            except ValueError as exc:
+                raise StrategyLoadError(f"strategy '{name}': {exc}") from None
 
 
 def pack(start: int, lines: list[str], outcomes: list[Outcome]) -> Chunk:

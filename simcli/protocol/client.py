@@ -1,0 +1,176 @@
+"""Run a strategy class as a separate program that speaks the strategy protocol.
+
+    python -m simcli.protocol.client --use greedy
+    python -m simcli.protocol.client --use path/to/bot.py:MyBot --base-dir configs
+
+This is what ``isolation: process`` starts, and it works as an external command too
+(``use: "cmd:python -m simcli.protocol.client --use greedy"``). Each seat's view arrives
+as the game's JSON snapshot and is rebuilt with ``Game.state_from_snapshot``, so a
+strategy class runs unchanged. Once the strategy's code is loaded, the process is
+sandboxed where the kernel allows it (see :mod:`simcli.protocol.sandbox`): it can read
+only the Python installation and simcli, write no file, and signal no other process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+import threading
+import time
+import traceback
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from simcli.frozen import freeze
+from simcli.moves import is_plain_move, not_a_move
+from simcli.protocol import PROTOCOL_VERSION, ProtocolError, decode, encode
+from simcli.seeding import seeded_random
+from simcli.tournament.faults import describe
+
+
+class _Client:
+    def __init__(self, use: str, base_dir: Path | None, sandbox: bool, out: BinaryIO):
+        self.use = use
+        self.base_dir = base_dir
+        self.sandbox = sandbox
+        self.out = out
+        self.cls: Any = None
+        self.game: Any = None
+        self.players = 0
+        self.params: dict[str, Any] = {}
+        self.options: Any = None
+        self.seats: dict[int, Any] = {}  # seat -> strategy instance of the current game
+        self.failed: dict[int, tuple[str, str]] = {}  # seat -> start_game failure
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.out.write(encode(message))
+        self.out.flush()
+
+    def hello(self, message: dict[str, Any]) -> None:
+        from simcli.games import get_game
+        from strategies.loader import load_strategy_class
+
+        if message.get("protocol") != PROTOCOL_VERSION:
+            raise ProtocolError(
+                f"protocol {message.get('protocol')!r} is not supported (this client speaks "
+                f"{PROTOCOL_VERSION})"
+            )
+        self.game = get_game(message["game"])
+        self.players = int(message["players"])
+        self.options = freeze(message.get("options") or {})
+        self.params = dict(message.get("params") or {})
+        self.cls = load_strategy_class(self.use, self.base_dir)
+        self.cls(**self.params)  # bad params fail here, in the handshake
+        if self.sandbox:
+            from simcli.protocol.sandbox import readable_roots, restrict_reads
+
+            restrict_reads(readable_roots())
+        self.send(
+            {
+                "type": "ready",
+                "protocol": PROTOCOL_VERSION,
+                "name": self.cls.__name__,
+                "wants_view": bool(getattr(self.cls, "wants_view", True)),
+            }
+        )
+
+    def start(self, message: dict[str, Any]) -> None:
+        seat = int(message["seat"])
+        if "options" in message:
+            self.options = freeze(message["options"])
+        self.failed.pop(seat, None)
+        try:
+            strategy = self.cls(**self.params)
+            strategy.start_game(self.game, seat, seeded_random(int(message["seed"])))
+        except BaseException as exc:  # the referee forfeits the seat at its first move
+            self.failed[seat] = ("exception", describe(exc))
+            traceback.print_exc()
+            self.seats.pop(seat, None)
+            return
+        self.seats[seat] = strategy
+
+    def choose(self, message: dict[str, Any]) -> None:
+        seat = int(message["seat"])
+        if seat in self.failed:
+            kind, text = self.failed[seat]
+            self.send({"type": "error", "kind": kind, "message": text})
+            return
+        legal = message["legal"]
+        snapshot = message.get("view")
+        view = (
+            self.game.state_from_snapshot(self.players, self.options, snapshot)
+            if snapshot is not None
+            else None
+        )
+        try:
+            move = self.seats[seat].choose(view, legal)
+        except BaseException as exc:  # SystemExit & co.: the seat's forfeit, as in-process
+            traceback.print_exc()
+            self.send({"type": "error", "kind": "exception", "message": describe(exc)})
+            return
+        if not is_plain_move(move):
+            self.send({"type": "error", "kind": "illegal_move", "message": not_a_move(move)})
+            return
+        self.send({"type": "move", "move": move})
+
+    def serve(self, stdin: BinaryIO) -> int:
+        for line in stdin:
+            message = decode(line.rstrip(b"\n"))
+            kind = message["type"]
+            if kind == "choose":
+                self.choose(message)
+            elif kind == "start":
+                self.start(message)
+            elif kind == "end":
+                self.seats.pop(int(message["seat"]), None)
+            elif kind == "hello":
+                self.hello(message)
+            elif kind == "quit":
+                return 0
+            else:
+                raise ProtocolError(f"unknown message type {kind!r}")
+        return 0
+
+
+def _watch_parent(parent: int) -> None:
+    """End this process when the referee is gone (a backstop where the kernel's
+    parent-death signal does not apply, e.g. a strategy started from a thread)."""
+    while True:
+        time.sleep(0.5)
+        if os.getppid() != parent:
+            os._exit(3)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m simcli.protocol.client",
+        description="Run a simcli strategy class as a protocol program (stdin/stdout).",
+    )
+    parser.add_argument("--use", required=True, help="strategy name, module:Class or file.py:Class")
+    parser.add_argument("--base-dir", default=None, help="folder for relative strategy files")
+    parser.add_argument(
+        "--no-sandbox", action="store_true", help="do not restrict file access after loading"
+    )
+    args = parser.parse_args(argv)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the referee decides when to stop
+    threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
+    out = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)  # a stray print() goes to stderr, not into the protocol stream
+    sys.stdout = sys.stderr
+    base = Path(args.base_dir) if args.base_dir else None
+    client = _Client(args.use, base, not args.no_sandbox, out)
+    try:
+        return client.serve(sys.stdin.buffer)
+    except Exception as exc:  # tell the referee why, then stop
+        traceback.print_exc()
+        try:
+            client.send({"type": "error", "kind": "protocol", "message": describe(exc)})
+        except OSError:
+            pass
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
