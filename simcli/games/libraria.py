@@ -16,6 +16,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from simcli.frozen import freeze
 from simcli.game import TERMINAL, Game, IllegalMoveError, Option, Outcome, State
 
 SIZE = 5  # tiles per side
@@ -87,13 +88,28 @@ def score_board(tiles: list[int] | tuple[int, ...], board: list[int]) -> list[in
     return totals
 
 
+def checked_tiles(tiles: Any, where: str) -> tuple[int, ...]:
+    """``tiles`` (25 tile values) as a tuple; :class:`IllegalMoveError` if they are not
+    the game's tiles."""
+    if (
+        not isinstance(tiles, list)
+        or len(tiles) != SIZE * SIZE
+        or any(type(t) is not int for t in tiles)
+        or sorted(tiles) != sorted(TILE_SET)
+    ):
+        raise IllegalMoveError(
+            f"{where} must list 25 tiles: five each of 0, 1, 2, 3 and -1 (mouse)"
+        )
+    return tuple(tiles)
+
+
 class LibrariaState(State):
     __slots__ = ("game", "players", "options", "tiles", "board", "ply", "_order")
 
     def __init__(self, game: Libraria, options: Mapping[str, Any], tiles: tuple[int, ...]):
         self.game = game
         self.players = 2
-        self.options = options
+        self.options = freeze(options)
         self.tiles = tiles
         self.board = [EMPTY] * SPOTS
         self.ply = 0
@@ -181,6 +197,7 @@ class Libraria(Game):
     title = "Libraria"
     description = "Place counters on the corners of a 5x5 bookshelf; majorities score books."
     player_counts = (2,)
+    scalar_moves = True  # a move is a spot number
     options = {
         "opening": Option(
             default="two_counters",
@@ -206,16 +223,41 @@ class Libraria(Game):
     ) -> LibrariaState:
         self.check_players(players)
         tiles = setup.get("tiles") if isinstance(setup, Mapping) else None
+        return LibrariaState(self, options, checked_tiles(tiles, "setup.tiles"))
+
+    def state_from_snapshot(
+        self, players: int, options: Mapping[str, Any], snapshot: Mapping[str, Any]
+    ) -> LibrariaState:
+        """The position whose :meth:`LibrariaState.snapshot` is ``snapshot`` (a view is
+        the full state: nothing is hidden)."""
+        self.check_players(players)
+        try:
+            tiles, board, ply = snapshot["tiles"], snapshot["board"], snapshot["ply"]
+        except (KeyError, TypeError):
+            raise IllegalMoveError(
+                "a Libraria snapshot is an object with 'tiles', 'board' and 'ply'"
+            ) from None
+        state = LibrariaState(self, options, checked_tiles(tiles, "snapshot.tiles"))
         if (
-            not isinstance(tiles, list)
-            or len(tiles) != SIZE * SIZE
-            or sorted(tiles) != sorted(TILE_SET)
-            or any(isinstance(t, bool) for t in tiles)
+            not isinstance(board, list)
+            or len(board) != SPOTS
+            or any(type(owner) is not int or not EMPTY <= owner <= 1 for owner in board)
         ):
             raise IllegalMoveError(
-                "setup.tiles must list 25 tiles: five each of 0, 1, 2, 3 and -1 (mouse)"
+                "snapshot.board must list the 36 spots: -1 (empty), 0 or 1 (the seat's counter)"
             )
-        return LibrariaState(self, options, tuple(tiles))
+        order = state._order
+        if type(ply) is not int or not 0 <= ply <= SPOTS:
+            raise IllegalMoveError(f"snapshot.ply must be a count 0..36, got {ply!r}")
+        for seat in (0, 1):
+            if board.count(seat) != order[:ply].count(seat):
+                raise IllegalMoveError(
+                    f"snapshot: seat {seat} has {board.count(seat)} counters on the board, "
+                    f"but {order[:ply].count(seat)} after {ply} placements"
+                )
+        state.board = list(board)
+        state.ply = ply
+        return state
 
     def evaluate(self, state: State, seat: int) -> float:
         """Score difference for ``seat`` if the game ended with the counters now placed."""

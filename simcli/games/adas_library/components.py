@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from simcli.errors import GameOptionError
+from simcli.frozen import FrozenDict
 from simcli.games.datafile import read_data_file
 from simcli.suggest import did_you_mean
 
@@ -51,7 +52,7 @@ class Components:
     hand_size: int
     deck_size: int
     cards: tuple[tuple[str, int], ...]  # (card type, count) in CARD_TYPES order
-    players: Mapping[int, tuple[int, int]]  # players -> (tiles, books_each)
+    players: Mapping[int, tuple[int, int]]  # players -> (tiles, books_each), read-only
 
     def deck(self) -> list[str]:
         """Every card once, in CARD_TYPES order (unshuffled)."""
@@ -182,5 +183,5 @@ def parse(raw: Any, label: str) -> Components:
         hand_size=hand_size,
         deck_size=deck_size,
         cards=counts,
-        players=dict(sorted(players.items())),
+        players=FrozenDict(sorted(players.items())),
     )

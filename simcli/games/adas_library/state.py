@@ -23,6 +23,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from simcli.frozen import freeze
 from simcli.game import CHANCE, TERMINAL, IllegalMoveError, Outcome, State
 from simcli.games.adas_library.components import CARD_TYPES, UNKNOWN, Components
 from simcli.games.adas_library.rows import (
@@ -79,7 +80,7 @@ class AdasState(State):
     ) -> None:
         self.game = game
         self.players = players
-        self.options = options
+        self.options = freeze(options)
         self.comp = comp
         self.max_turns: int = options["max_turns"]
         self.master = master

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from simcli.errors import GameOptionError
+from simcli.frozen import FrozenDict
 from simcli.games.datafile import read_data_file
 
 #: The four artisan types, in the fixed order used by recipes and tower counts.
@@ -73,10 +75,10 @@ class Components:
     librarian_start: int
     starting_florins: int
     towers: tuple[Tower, ...]
-    cards: dict[int, Card]
-    prestige: dict[int, PrestigeCard]
+    cards: Mapping[int, Card]  # read-only (FrozenDict): states, clones and views share it
+    prestige: Mapping[int, PrestigeCard]
     tower_at: tuple[int | None, ...]  # per track space: tower index or None
-    tower_index: dict[str, int]
+    tower_index: Mapping[str, int]
 
     @property
     def card_ids(self) -> list[int]:
@@ -227,10 +229,10 @@ class _Parser:
             librarian_start=start,
             starting_florins=florins,
             towers=tuple(towers),
-            cards=dict(sorted(cards.items())),
-            prestige=dict(sorted(prestige.items())),
+            cards=FrozenDict(sorted(cards.items())),
+            prestige=FrozenDict(sorted(prestige.items())),
             tower_at=tuple(tower_at),
-            tower_index=tower_index,
+            tower_index=FrozenDict(tower_index),
         )
 
 

@@ -27,6 +27,7 @@ from bisect import insort
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from simcli.frozen import freeze
 from simcli.game import CHANCE, TERMINAL, IllegalMoveError, Outcome, State
 from simcli.games.bibliogamo.components import ARTISAN_LETTERS, ARTISANS, Components
 
@@ -83,7 +84,7 @@ class BibliogamoState(State):
     ) -> None:
         self.game = game
         self.players = 1
-        self.options = options
+        self.options = freeze(options)
         self.comp = comp
         self.turn = 0  # turns started
         self.time = 0  # the time track; a turn's phase 1 moves it to turn + paid days

@@ -13,6 +13,7 @@ from types import MappingProxyType
 from typing import Any
 
 from simcli.errors import GameOptionError
+from simcli.frozen import FrozenDict
 from simcli.games.datafile import read_data_file
 
 #: Facts of the published game that the book file must meet.
@@ -136,13 +137,13 @@ class Components:
     libraries: tuple[Library, ...]
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_book_names", {book.name: i for i, book in enumerate(self.books)})
-        object.__setattr__(
-            self, "_location_numbers", {loc.number: i for i, loc in enumerate(self.locations)}
-        )
-        object.__setattr__(
-            self, "_category_codes", {cat.code: i for i, cat in enumerate(self.categories)}
-        )
+        # read-only lookups: every state, clone and view of a game shares the components
+        books = FrozenDict({book.name: i for i, book in enumerate(self.books)})
+        object.__setattr__(self, "_book_names", books)
+        locations = FrozenDict({loc.number: i for i, loc in enumerate(self.locations)})
+        object.__setattr__(self, "_location_numbers", locations)
+        codes = FrozenDict({cat.code: i for i, cat in enumerate(self.categories)})
+        object.__setattr__(self, "_category_codes", codes)
 
     def book_index(self, name: Any) -> int | None:
         return self._book_names.get(name) if isinstance(name, str) else None  # type: ignore[attr-defined]

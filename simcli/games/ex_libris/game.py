@@ -10,6 +10,7 @@ from typing import Any
 from simcli.errors import GameOptionError
 from simcli.game import Game, IllegalMoveError, Option, State
 from simcli.games.ex_libris.components import Components, load_components
+from simcli.games.ex_libris.snapshot import rebuild
 from simcli.games.ex_libris.state import HAND_SIZE, UNKNOWN, ExLibrisState
 
 DEFAULT_TRIGGER = MappingProxyType({"2": 13, "3": 12, "4": 11})
@@ -118,6 +119,14 @@ class ExLibris(Game):
             state.push(("round",))
         state.run()
         return state
+
+    def state_from_snapshot(
+        self, players: int, options: Mapping[str, Any], snapshot: Mapping[str, Any]
+    ) -> ExLibrisState:
+        """The state, or the seat's view, whose :meth:`ExLibrisState.snapshot` is
+        ``snapshot`` (hidden cards stay hidden)."""
+        self.check_players(players)
+        return rebuild(self, players, options, snapshot)
 
     # ------------------------------------------------------------------ strategy support
 

@@ -8,8 +8,10 @@ Face-down cards are a set of positions.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 Pos = tuple[int, int]
 
@@ -33,6 +35,32 @@ class ScoreSheet:
     total: int
     books: int  # face-up books on the shelf (first tie-break)
     banned_books: int
+
+    def to_json(self) -> dict[str, Any]:
+        fields = dataclasses.asdict(self)
+        fields["flipped"] = [list(pos) for pos in self.flipped]
+        fields["counts"] = list(self.counts)
+        return fields
+
+    @classmethod
+    def from_json(cls, value: Any) -> ScoreSheet:
+        """The sheet :meth:`to_json` gave; ValueError if ``value`` is not one."""
+        names = [f.name for f in dataclasses.fields(cls)]
+        if not isinstance(value, Mapping) or sorted(value) != sorted(names):
+            raise ValueError(f"a score sheet has exactly the fields {', '.join(names)}")
+        flipped, counts = value["flipped"], value["counts"]
+        numbers = [value[name] for name in names if name not in ("flipped", "counts")]
+        if (
+            type(flipped) is not list
+            or not all(type(p) is list and len(p) == 2 for p in flipped)
+            or type(counts) is not list
+            or not all(type(n) is int for p in flipped for n in p)
+            or not all(type(n) is int for n in [*counts, *numbers])
+        ):
+            raise ValueError("a score sheet holds integers (flipped: [row, column] pairs)")
+        return cls(
+            **{**value, "flipped": tuple(tuple(p) for p in flipped), "counts": tuple(counts)}
+        )
 
 
 def reading_order(cells: Iterable[Pos]) -> list[Pos]:

@@ -15,6 +15,7 @@ import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from simcli.frozen import freeze
 from simcli.game import CHANCE, TERMINAL, IllegalMoveError, Outcome, State
 from simcli.games.ex_libris import assistants, inspection, shelf
 from simcli.games.ex_libris.components import Components, Location
@@ -67,7 +68,7 @@ class ExLibrisState(State):
     def __init__(self, game: ExLibris, players: int, options: Mapping[str, Any], comps: Components):
         self.game = game
         self.players = players
-        self.options = options
+        self.options = freeze(options)
         self.comps = comps
         self.advanced = options["mode"] == "advanced"
         self.trigger = trigger_for(options, players)
@@ -102,7 +103,7 @@ class ExLibrisState(State):
         self.taken: list[int] = []  # cards received by the effect being carried out
         self.final_round = False
         self.termination = "normal"
-        self.sheets: list[inspection.ScoreSheet] | None = None
+        self.sheets: tuple[inspection.ScoreSheet, ...] | None = None  # set by the scoring
         self.tasks: list[tuple] = []
 
     # ------------------------------------------------------------------ basics
@@ -343,7 +344,7 @@ class ExLibrisState(State):
         self.push(*[("flip", (self.first + i) % n) for i in range(n)], ("score",))
 
     def _auto_score(self, task: tuple) -> None:
-        self.sheets = self.inspect()
+        self.sheets = tuple(self.inspect())
 
     # effects --------------------------------------------------------------
 
@@ -678,7 +679,10 @@ class ExLibrisState(State):
     # ------------------------------------------------------------------ copies
 
     def snapshot(self) -> dict[str, Any]:
-        return {
+        """The position as JSON. The view of a scored game also holds ``inspection``, the
+        score sheets (computed with the focus cards the view hides), so that a view
+        rebuilt from its snapshot has the same outcome; a full state recomputes them."""
+        snap = {
             "round": self.round,
             "first": self.first,
             "turn": self.turn,
@@ -710,6 +714,9 @@ class ExLibrisState(State):
             "tasks": [list(t) for t in self.tasks],
             "viewer": self.viewer,
         }
+        if self.viewer is not None and self.sheets is not None:
+            snap["inspection"] = [sheet.to_json() for sheet in self.sheets]
+        return snap
 
     def clone(self) -> ExLibrisState:
         new = ExLibrisState.__new__(ExLibrisState)
@@ -738,7 +745,8 @@ class ExLibrisState(State):
 
     def view(self, seat: int) -> ExLibrisState:
         """What ``seat`` knows: its own hand and focus, every shelf, the board, the public
-        discard piles, the sizes of other hands, the deck and the location stack."""
+        discard piles, the sizes of other hands, the deck and the location stack (and
+        once the game is scored, the public score sheets: see :meth:`snapshot`)."""
         new = self.clone()
         new.viewer = seat
         new.deck = [UNKNOWN] * len(self.deck)

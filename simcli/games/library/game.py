@@ -48,6 +48,7 @@ class Library(Game):
         ),
     }
     perfect_information = True
+    scalar_moves = True  # moves are strings
 
     def sample_setup(
         self, players: int, options: Mapping[str, Any], rng: random.Random
@@ -62,6 +63,14 @@ class Library(Game):
         if not isinstance(setup, Mapping) or dict(setup):
             raise IllegalMoveError("a Library setup is the empty object {}")
         return LibraryState(self, players, self.resolve_options(options))
+
+    def state_from_snapshot(
+        self, players: int, options: Mapping[str, Any], snapshot: Mapping[str, Any]
+    ) -> LibraryState:
+        """The position whose :meth:`LibraryState.snapshot` is ``snapshot`` (a view is
+        the full state: nothing is hidden)."""
+        self.check_players(players)
+        return LibraryState.rebuild(self, players, options, snapshot)
 
     def evaluate(self, state: State, seat: int) -> float:
         """Minus the number of sphere pushes that bring the sphere to ``seat``'s entrance

@@ -5,11 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from simcli.frozen import FrozenDict, freeze
 from simcli.game import TERMINAL, IllegalMoveError, Outcome, State
 from simcli.games.library.board import (
     CELLS,
     DIRECTIONS,
     EMPTY,
+    ENTRANCE_CELLS,
     FALL,
     FOUNTAIN,
     FOUNTAIN_MARK,
@@ -37,6 +39,11 @@ if TYPE_CHECKING:
     from simcli.games.library.game import Library
 
 NO_CELL = -1  # "no forbidden cell" / "no winner"
+#: players -> {entrance cell: seat whose entrance it is} (read-only: states share it)
+ENTRANCE_OF = {
+    players: FrozenDict({cell: seat for seat, cell in enumerate(entrances(players))})
+    for players in range(1, len(ENTRANCE_CELLS) + 1)
+}
 
 
 class LibraryState(State):
@@ -72,7 +79,7 @@ class LibraryState(State):
     def __init__(self, game: Library, players: int, options: Mapping[str, Any]):
         self.game = game
         self.players = players
-        self.options = options
+        self.options = freeze(options)
         self.cells = [EMPTY] * CELLS
         self.cells[FOUNTAIN] = FOUNTAIN_MARK
         self.walls = [EMPTY] * GAPS
@@ -84,7 +91,7 @@ class LibraryState(State):
         self.hmask = 0
         self.vmask = 0
         #: cell -> seat whose entrance it is
-        self.entrance_of = {cell: seat for seat, cell in enumerate(entrances(players))}
+        self.entrance_of = ENTRANCE_OF[players]
         self._pull = bool(options["plate_pulls_sphere"])
         self._only_mover = bool(options["only_mover_wins"])
         self._any_roll = options["no_push_back"] == "after_any_roll"
@@ -327,34 +334,51 @@ class LibraryState(State):
     def from_snapshot(
         cls, game: Library, options: Mapping[str, Any], snap: Mapping[str, Any]
     ) -> LibraryState:
-        """Rebuild a position from :meth:`snapshot` (for tests, analysis and hand-built
-        positions). Raises :class:`IllegalMoveError` for a snapshot no game can reach."""
+        """Rebuild a position from :meth:`snapshot` with raw ``options`` (resolved here;
+        for tests, analysis and hand-built positions). Raises :class:`IllegalMoveError`
+        for a snapshot no game can reach."""
+        players = snap.get("players") if isinstance(snap, Mapping) else None
+        if players not in game.player_counts or type(players) is not int:
+            raise IllegalMoveError(f"Library is played by 2 or 4 players, not {players!r}")
+        return cls.rebuild(game, players, game.resolve_options(options), snap)
+
+    @classmethod
+    def rebuild(
+        cls, game: Library, players: int, options: Mapping[str, Any], snap: Mapping[str, Any]
+    ) -> LibraryState:
+        """The position whose :meth:`snapshot` is ``snap``, for ``players`` players and
+        resolved ``options``."""
         try:
-            players = snap["players"]
-            if players not in game.player_counts:
-                raise IllegalMoveError(f"Library is played by 2 or 4 players, not {players!r}")
-            state = cls(game, players, game.resolve_options(options))
+            if snap["players"] != players:
+                raise IllegalMoveError(
+                    f"the snapshot is of a {snap['players']!r}-player game, not {players}"
+                )
             cells, walls = list(snap["cells"]), list(snap["walls"])
             sphere, turn = snap["sphere"], snap["turn"]
             forbid, winner = snap["forbid"], snap["winner"]
         except (KeyError, TypeError) as exc:
-            raise IllegalMoveError(f"not a Library snapshot: {exc}") from None
+            raise IllegalMoveError(f"not a Library snapshot: missing or bad {exc}") from None
         seats = range(players)
         if (
             len(cells) != CELLS
             or len(walls) != GAPS
             or cells[FOUNTAIN] != FOUNTAIN_MARK
-            or any(v != EMPTY and v not in seats for i, v in enumerate(cells) if i != FOUNTAIN)
-            or any(v != EMPTY and v not in seats for v in walls)
-            or not isinstance(sphere, int)
+            or any(
+                type(v) is not int or (v != EMPTY and v not in seats)
+                for i, v in enumerate(cells)
+                if i != FOUNTAIN
+            )
+            or any(type(v) is not int or (v != EMPTY and v not in seats) for v in walls)
+            or type(sphere) is not int
             or not 0 <= sphere < CELLS
             or cells[sphere] == EMPTY
-            or not isinstance(turn, int)
+            or type(turn) is not int
             or turn < 0
-            or not (forbid is None or (isinstance(forbid, int) and 0 <= forbid < CELLS))
-            or not (winner is None or winner in seats)
+            or not (forbid is None or (type(forbid) is int and 0 <= forbid < CELLS))
+            or not (winner is None or (type(winner) is int and winner in seats))
         ):
             raise IllegalMoveError("not a valid Library position")
+        state = cls(game, players, options)
         state.cells, state.walls = cells, walls
         state.sphere, state.turn = sphere, turn
         state.forbid = NO_CELL if forbid is None else forbid
