@@ -31,7 +31,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from simcli.moves import IllegalAnswer, find_move
+from simcli.moves import IllegalAnswer, find_move, short
 from simcli.protocol import MAX_LINE, PROTOCOL_VERSION, ProtocolError, decode, encode, quote
 from simcli.protocol.sandbox import child_setup
 from simcli.tournament.faults import Forfeit
@@ -59,7 +59,7 @@ def python_client_command(use: str, base_dir: Path | None) -> list[str]:
     """The command that runs a Python strategy class in its own process."""
     command = [sys.executable, "-m", "simcli.protocol.client", "--use", use]
     if base_dir is not None:
-        command += ["--base-dir", str(base_dir)]
+        command += ["--base-dir", str(base_dir.resolve())]  # it runs in a folder of its own
     return command
 
 
@@ -135,20 +135,23 @@ class StrategyProcess:
         """Copy the process's standard error to the log (the first lines), keep the last
         line for messages, and stop a process that writes more than the cap."""
         total = lines = 0
-        stream = self.proc.stderr
-        for raw in iter(lambda: stream.readline(65536), b""):
-            total += len(raw)
+        fd = self.proc.stderr.fileno()
+        pending = b""
+        while chunk := os.read(fd, 1 << 16):
+            total += len(chunk)
             if total > STDERR_CAP:
                 self.flooded = True
                 self._kill()
                 return
-            line = raw.decode("utf-8", "replace").rstrip()
-            self._stderr_tail = [line]
-            lines += 1
-            if lines <= STDERR_LOG_LINES:
-                log.info("strategy %s: %s", self.label, line)
-            elif lines == STDERR_LOG_LINES + 1:
-                log.info("strategy %s: (further standard error not logged)", self.label)
+            *complete, pending = (pending + chunk).split(b"\n")
+            for raw in complete:
+                line = raw.decode("utf-8", "replace").rstrip()
+                self._stderr_tail = [line]
+                lines += 1
+                if lines <= STDERR_LOG_LINES:
+                    log.info("strategy %s: %s", self.label, line[:500])
+                elif lines == STDERR_LOG_LINES + 1:
+                    log.info("strategy %s: (further standard error not logged)", self.label)
 
     def send(self, message: dict[str, Any], deadline: float) -> None:
         data = memoryview(encode(message))
@@ -304,7 +307,7 @@ class RemoteSeat:
                 if "index" in reply and "move" not in reply:
                     i = reply["index"]
                     if type(i) is not int or not 0 <= i < len(legal):
-                        raise IllegalAnswer(f"index {quote(encode(i)[:-1])} is not a legal move")
+                        raise IllegalAnswer(f"index {short(i)} is not a legal move")
                     return legal[i]
                 return find_move(legal, reply.get("move"))
             if kind == "error":

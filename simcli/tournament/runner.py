@@ -117,7 +117,7 @@ def run_tournament(
         check_output(out, force)
     # Start strategy programs and connect to the cluster before anything is written: a
     # strategy that cannot start or an unreachable scheduler leaves no half-made folder.
-    check_strategy_processes(config)
+    check_strategy_processes(config, programs_only=True)
     executor = make_executor(config, workers)
     if not resume:
         try:

@@ -1,0 +1,5 @@
+"""``python -m simcli``: the same as the ``simcli`` command."""
+
+from simcli.cli.main import main
+
+main()

@@ -1,0 +1,317 @@
+"""Strategies in their own processes: the same records as in-process, nothing hidden
+leaks, every protocol fault is a named forfeit, and no strategy process outlives a run."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from simcli.cli.main import cli
+from simcli.protocol.sandbox import landlock_abi
+
+DATA = Path(__file__).resolve().parent / "data"
+ADVERSARIES = DATA / "adversaries.py"
+FAULTY = DATA / "faulty_bot.py"
+ROOT = Path(__file__).resolve().parent.parent
+
+#: game, players, strategies (each game's greedy looks at its view; hidden-card games
+#: determinize it, so the rebuilt view must be exact for the records to match)
+GAMES = [
+    ("libraria", 2, ["random", "greedy"], 4),
+    ("library", 2, ["random", "greedy"], 2),
+    ("ex_libris", 2, ["random", "greedy"], 2),
+    ("adas_library", 2, ["random", "greedy"], 2),
+    ("bibliogamo", 1, ["random", "greedy"], 2),
+]
+
+
+def run(tmp_path: Path, text: str, *args: str, name: str = "c.yaml") -> tuple[int, str, Path]:
+    config = tmp_path / name
+    config.write_text(text)
+    out = tmp_path / (config.stem + "-out")
+    result = CliRunner().invoke(
+        cli, ["run", str(config), "--out", str(out), "-q", "--no-plots", "--force", *args]
+    )
+    return result.exit_code, result.output, out
+
+
+def records(out: Path) -> list[dict]:
+    return [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
+
+
+def config_text(game: str, players: int, strategies: list[str], games: int, extra: str = "") -> str:
+    fmt = "solo" if players == 1 else "round_robin"
+    body = "\n".join(f"  - {s}" for s in strategies)
+    return (
+        f"game: {game}\nplayers: {players}\nformat: {fmt}\nseed: 11\ngames: {games}\n"
+        f"strategies:\n{body}\n{extra}"
+    )
+
+
+@pytest.mark.parametrize(("game", "players", "strategies", "games"), GAMES)
+def test_records_are_identical_in_process_isolated_and_external(
+    tmp_path, game, players, strategies, games
+):
+    text = config_text(game, players, strategies, games)
+    code, output, inproc = run(tmp_path, text, "--workers", "0", name="a.yaml")
+    assert code == 0, output
+    code, output, isolated = run(
+        tmp_path, text, "--workers", "0", "--isolation", "process", name="b.yaml"
+    )
+    assert code == 0, output
+    client = f"{sys.executable} -m simcli.protocol.client --use"
+    external = [f"{{name: {s}, use: 'cmd:{client} {s}'}}" for s in strategies]
+    code, output, ext = run(
+        tmp_path, config_text(game, players, external, games), "--workers", "0", name="c.yaml"
+    )
+    assert code == 0, output
+    expected = (inproc / "games.jsonl").read_bytes()
+    assert (isolated / "games.jsonl").read_bytes() == expected
+    assert (ext / "games.jsonl").read_bytes() == expected
+    assert all(r["termination"] in ("normal", "move_limit") for r in records(inproc))
+
+
+def test_two_workers_give_the_same_isolated_records(tmp_path):
+    text = config_text("libraria", 2, ["random", "greedy"], 6)
+    _, _, one = run(tmp_path, text, "--workers", "0", name="a.yaml")
+    code, output, two = run(tmp_path, text, "--workers", "2", "--isolation", "process")
+    assert code == 0, output
+    assert (two / "games.jsonl").read_bytes() == (one / "games.jsonl").read_bytes()
+
+
+# -- hidden information ---------------------------------------------------------------
+
+HIDDEN = [("ex_libris", 2, 2), ("adas_library", 2, 2), ("bibliogamo", 1, 2)]
+
+
+@pytest.mark.skipif(landlock_abi() < 1, reason="the kernel has no Landlock: no file sandbox")
+@pytest.mark.parametrize(("game", "players", "games"), HIDDEN)
+def test_a_spy_learns_nothing_beyond_its_view_under_isolation(tmp_path, game, players, games):
+    """The spy forfeits (raising Leak) as soon as it finds a full state in its callers'
+    frames or among the garbage collector's objects, a deal it saw before, or a readable
+    file of the run's folder. In-process it finds the referee's state at once; in its own
+    process it finds nothing, over games that share deals (seat-swapped pairs)."""
+    out_folder = tmp_path / "c-out"
+    spy = f"{{name: spy, use: '{ADVERSARIES}:Spy', params: {{folder: '{out_folder}'}}}}"
+    others = ["random"] if players == 2 else []
+    strategies = [spy, *others] if players == 2 else [spy, "random"]
+    text = config_text(game, players, strategies, games)
+    code, output, out = run(tmp_path, text, "--workers", "0", "--isolation", "process")
+    assert code == 0, output
+    played = records(out)
+    assert played and all(r["termination"] != "forfeit" for r in played), [
+        r.get("detail") for r in played
+    ]
+    code, output, out = run(tmp_path, text, "--workers", "0", name="inproc.yaml")
+    spied = [r for r in records(out) if r["termination"] == "forfeit"]
+    assert spied and all(r["detail"]["message"].startswith("Leak: ") for r in spied)
+
+
+@pytest.mark.skipif(landlock_abi() < 6, reason="Landlock ABI 6 (signal scoping) needed")
+def test_a_strategy_process_cannot_interrupt_the_run(tmp_path):
+    text = config_text(
+        "libraria", 2, [f"{{name: sig, use: '{ADVERSARIES}:SignalParent'}}", "random"], 4
+    )
+    code, output, out = run(tmp_path, text, "--workers", "0", "--isolation", "process")
+    assert code == 0, output
+    assert json.loads((out / "run.json").read_text())["status"] == "complete"
+    assert [r["termination"] for r in records(out)] == ["normal"] * 4
+
+
+# -- protocol faults ------------------------------------------------------------------
+
+
+def faulty(mode: str) -> str:
+    return f"{{name: bot, use: 'cmd:{sys.executable} {FAULTY} {mode}'}}"
+
+
+@pytest.mark.parametrize(
+    ("mode", "kind", "text"),
+    [
+        ("garbage", "protocol", "wrote not JSON: 'I think spot 7 looks nice'"),
+        ("illegal", "illegal_move", "99 is not a legal move"),
+        ("bad_index", "illegal_move", "index 1000 is not a legal move"),
+        ("wrong_type", "protocol", "answered a choose request with a 'hello' message"),
+        ("late", "timeout", "move time limit exceeded"),
+        ("silent", "timeout", "move time limit exceeded"),
+        ("close_stdout", "protocol", "closed its standard output"),
+        ("exit", "crashed", "strategy process exited with code 9 during its move"),
+        ("flood", "protocol", "wrote more than 1048576 bytes to standard error"),
+    ],
+)
+def test_every_protocol_fault_is_a_named_forfeit(tmp_path, mode, kind, text):
+    limit = "move_time_limit: 1\n"
+    config = config_text("libraria", 2, [faulty(mode), "random"], 2, extra=limit)
+    started = time.monotonic()
+    code, output, out = run(tmp_path, config, "--workers", "0")
+    assert code == 0, output
+    assert time.monotonic() - started < 60  # nothing hangs
+    played = records(out)
+    assert len(played) == 2
+    for record in played:
+        assert record["termination"] == "forfeit"
+        assert record["detail"]["kind"] == kind
+        assert record["detail"]["message"].startswith(text) or text in record["detail"]["message"]
+        assert len(record["moves"]) >= 4  # two good answers each before the fault
+    assert not _processes_with(str(FAULTY))
+
+
+def test_a_stalled_process_is_replaced_for_the_next_game(tmp_path):
+    config = config_text(
+        "libraria", 2, [faulty("silent"), "random"], 2, extra="move_time_limit: 0.5\n"
+    )
+    code, output, out = run(tmp_path, config, "--workers", "0")
+    assert code == 0, output
+    # each game's bot answered its first two moves: a fresh process after the timeout
+    assert [r["detail"]["kind"] for r in records(out)] == ["timeout", "timeout"]
+
+
+@pytest.mark.parametrize(
+    ("mode", "text"),
+    [
+        ("exit_handshake", "exited with code 7 during the handshake"),
+    ],
+)
+def test_a_bot_that_fails_the_handshake_is_bad_input(tmp_path, mode, text):
+    config = tmp_path / "c.yaml"
+    config.write_text(config_text("libraria", 2, [faulty(mode), "random"], 2))
+    result = CliRunner().invoke(cli, ["validate", str(config)])
+    assert result.exit_code == 2
+    assert text in result.output
+    code, output, out = run(tmp_path, config.read_text(), "--workers", "0", name="r.yaml")
+    assert code == 2 and text in output
+    assert not out.exists()
+
+
+def test_a_missing_command_is_bad_input(tmp_path):
+    config = tmp_path / "c.yaml"
+    config.write_text(
+        config_text("libraria", 2, ["{name: bot, use: 'cmd:./nope --fast'}", "random"], 2)
+    )
+    result = CliRunner().invoke(cli, ["validate", str(config)])
+    assert result.exit_code == 2
+    assert "program './nope' not found" in result.output
+    config.write_text(
+        config_text("libraria", 2, ["{name: bot, command: 'no-such-bot-xyz'}", "random"], 2)
+    )
+    result = CliRunner().invoke(cli, ["validate", str(config)])
+    assert result.exit_code == 2
+    assert "program 'no-such-bot-xyz' not found on PATH" in result.output
+
+
+def test_memory_limit_stops_a_greedy_strategy(tmp_path):
+    hog = tmp_path / "hog.py"
+    hog.write_text(
+        "from strategies.base import Strategy\n"
+        "class Hog(Strategy):\n"
+        "    def choose(self, view, legal):\n"
+        "        self.keep = bytearray(2_000_000_000)\n"
+        "        return legal[0]\n"
+    )
+    text = config_text(
+        "libraria",
+        2,
+        ["{name: hog, use: 'hog.py:Hog', isolation: process, memory_limit: 600}", "random"],
+        2,
+    )
+    code, output, out = run(tmp_path, text, "--workers", "0")
+    assert code == 0, output
+    details = [r["detail"] for r in records(out)]
+    assert [d["kind"] for d in details] == ["exception", "exception"]
+    assert all(d["message"].startswith("MemoryError") for d in details)
+
+
+def test_memory_limit_needs_a_process(tmp_path):
+    config = tmp_path / "c.yaml"
+    config.write_text(config_text("libraria", 2, ["{use: greedy, memory_limit: 100}", "random"], 2))
+    result = CliRunner().invoke(cli, ["validate", str(config)])
+    assert result.exit_code == 2
+    assert "memory_limit needs 'isolation: process'" in result.output
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node (JavaScript) is not installed")
+def test_the_javascript_example_bot_plays(tmp_path):
+    bot = ROOT / "examples" / "random_bot.js"
+    text = config_text("libraria", 2, [f"{{name: js, use: 'cmd:node {bot}'}}", "random"], 4)
+    code, output, out = run(tmp_path, text, "--workers", "0")
+    assert code == 0, output
+    first = records(out)
+    assert [r["termination"] for r in first] == ["normal"] * 4
+    code, output, again = run(tmp_path, text, "--workers", "0", name="again.yaml")
+    assert (again / "games.jsonl").read_bytes() == (out / "games.jsonl").read_bytes()
+
+
+# -- no orphans -----------------------------------------------------------------------
+
+
+def _processes_with(marker: str) -> list[int]:
+    found = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        if marker in cmdline and int(pid) != os.getpid():
+            found.append(int(pid))
+    return found
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM, signal.SIGINT])
+def test_no_strategy_process_outlives_its_run(tmp_path, sig):
+    """Kill the parent of a 2-worker isolated run mid-game: within seconds no worker and no
+    strategy process of the run is left."""
+    slow = tmp_path / "slowbot.py"
+    slow.write_text(
+        "import time\nfrom strategies.base import Strategy\n"
+        "class Slow(Strategy):\n"
+        "    def choose(self, view, legal):\n"
+        "        time.sleep(0.05)\n"
+        "        return legal[0]\n"
+    )
+    config = tmp_path / "c.yaml"
+    config.write_text(
+        config_text("libraria", 2, ["{name: slow, use: 'slowbot.py:Slow'}", "random"], 40)
+    )
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "simcli",
+            "run",
+            str(config),
+            "--out",
+            str(tmp_path / "o"),
+            "--workers",
+            "2",
+            "--isolation",
+            "process",
+            "-q",
+            "--no-plots",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    marker = str(tmp_path)
+    deadline = time.monotonic() + 30
+    while len(_processes_with(marker)) < 4 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert len(_processes_with(marker)) >= 4  # the run, its workers, strategy processes
+    proc.send_signal(sig)
+    if sig != signal.SIGKILL:
+        proc.send_signal(sig)  # a second interrupt stops at once
+    proc.wait(timeout=30)
+    deadline = time.monotonic() + 10
+    while _processes_with(marker) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _processes_with(marker)
