@@ -272,6 +272,8 @@ def test_options_of_a_view_are_read_only() -> None:
             view.options[name] = "changed"  # type: ignore[index]
         with pytest.raises(TypeError):
             view.options.clear()  # type: ignore[attr-defined]
+        with pytest.raises(TypeError):  # nor the option specs of the game itself
+            view.game.options[name] = view.game.options[name]  # type: ignore[index]
 
 
 def test_component_data_cannot_be_changed_through_a_view() -> None:
