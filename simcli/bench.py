@@ -74,21 +74,24 @@ def bare_loop(game_id: str, players: int, games: int, seed: int = 1) -> float:
     return games / (time.perf_counter() - start)
 
 
-def _config_text(game_id: str, players: int, games: int) -> str:
+def _config_text(game_id: str, players: int, games: int, strategy: str = "") -> str:
     fmt = "solo" if players == 1 else "self_play"
+    strategy = strategy or "{name: random, use: random}"
     return (
         f"name: bench\ngame: {game_id}\nplayers: {players}\n"
-        f"strategies:\n  - {{name: random, use: random}}\nformat: {fmt}\n"
+        f"strategies:\n  - {strategy}\nformat: {fmt}\n"
         f"games: {games}\nseed: 1\n"
     )
 
 
-def run_path(game_id: str, players: int, games: int, folder: Path, **overrides) -> float:
+def run_path(
+    game_id: str, players: int, games: int, folder: Path, strategy: str = "", **overrides
+) -> float:
     from simcli.config import load_config
     from simcli.tournament.runner import run_tournament
 
     path = folder / "bench.yaml"
-    path.write_text(_config_text(game_id, players, games))
+    path.write_text(_config_text(game_id, players, games, strategy))
     config = load_config(path, overrides)
     start = time.perf_counter()
     run_tournament(config, folder / "out", force=True, quiet=True)
@@ -139,4 +142,63 @@ def bench_game(game_id: str, games: int, dask: bool = False, repeats: int = 3) -
                 )
     return BenchRow(
         game_id, players, bare, one, many, cores, run_vs_bare, many_vs_one, dask=dask_rate
+    )
+
+
+@dataclass
+class IsolationRow:
+    """Games/s of one strategy on 1 worker: in-process, ``isolation: process`` and the
+    Python client as an external command; ratios to in-process per round."""
+
+    game: str
+    strategy: str
+    inprocess: float
+    process: float
+    external: float
+    process_ratio: list[float] = field(default_factory=list)
+    external_ratio: list[float] = field(default_factory=list)
+
+    def lines(self) -> list[str]:
+        return [
+            f"{self.game}, {self.strategy} self-play on 1 worker, best of "
+            f"{len(self.process_ratio)} interleaved rounds; ratios: median [min, max]",
+            f"  in-process                {self.inprocess:9.1f} games/s",
+            f"  isolation: process        {self.process:9.1f} games/s   vs in-process "
+            f"{_spread(self.process_ratio)}",
+            f"  external client command   {self.external:9.1f} games/s   vs in-process "
+            f"{_spread(self.external_ratio)}",
+        ]
+
+
+def bench_isolation(
+    game_id: str, games: int, use: str = "random", params: str = "", repeats: int = 3
+) -> IsolationRow:
+    """The cost of running a strategy out of process (start-up included: one process per
+    seat for the whole run, as a worker keeps them)."""
+    import sys
+
+    game = get_game(game_id)
+    players = min(game.player_counts)
+    extra = f", params: {params}" if params else ""
+    inproc = f"{{name: s, use: {use}{extra}}}"
+    isolated = f"{{name: s, use: {use}, isolation: process{extra}}}"
+    client = f"cmd:{sys.executable} -m simcli.protocol.client --use {use}"
+    external = f"{{name: s, use: '{client}'{extra}}}"
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        rounds = [
+            tuple(
+                run_path(game_id, players, games, folder, strategy, workers=1)
+                for strategy in (inproc, isolated, external)
+            )
+            for _ in range(repeats)
+        ]
+    best = [max(r[k] for r in rounds) for k in range(3)]
+    label = use + (f" {params}" if params else "")
+    return IsolationRow(
+        game_id,
+        label,
+        *best,
+        process_ratio=[r[1] / r[0] for r in rounds],
+        external_ratio=[r[2] / r[0] for r in rounds],
     )

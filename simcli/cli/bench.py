@@ -28,10 +28,18 @@ import click
     show_default=True,
     help="Also measure the Dask executor on a local cluster.",
 )
-def bench(games, game_ids, repeats, dask) -> None:
+@click.option(
+    "--isolation/--no-isolation",
+    default=False,
+    show_default=True,
+    help="Also measure strategies out of process (isolation: process, an external command) "
+    "against in-process: random self-play, and mcts at 200 iterations (decisions of about "
+    "a millisecond or more) on a fiftieth of the games.",
+)
+def bench(games, game_ids, repeats, dask, isolation) -> None:
     """Random self-play games per second: bare engine, full run path with 1 worker and
     with every core (and Dask), with their ratios measured in this one run."""
-    from simcli.bench import bench_game
+    from simcli.bench import bench_game, bench_isolation
     from simcli.games import game_ids as all_games
     from simcli.games import get_game
 
@@ -39,3 +47,10 @@ def bench(games, game_ids, repeats, dask) -> None:
         get_game(game_id)  # unknown ids fail here, before any measurement
         row = bench_game(game_id, games, dask=dask, repeats=repeats)
         click.echo("\n".join(row.lines()))
+        if isolation:
+            for use, params, count in (
+                ("random", "", games),
+                ("mcts", "{iterations: 200}", max(10, games // 50)),
+            ):
+                iso = bench_isolation(game_id, count, use, params, repeats=repeats)
+                click.echo("\n".join(iso.lines()))
