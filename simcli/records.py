@@ -174,11 +174,11 @@ def replay(record: dict[str, Any], on_state=None) -> list[Mismatch]:
     is called after the setup (ply 0, entry None) and after every entry (``seat`` is the
     seat that moved, or ``CHANCE``)."""
     from simcli.game import CHANCE
-    from simcli.games import get_game
+    from simcli.games import record_game
 
     index = record.get("index")
     try:
-        game = get_game(record["game"])
+        game = record_game(record)[0]
     except SimcliError as exc:
         raise RecordError(f"game {index}: {exc}") from None
     problems: list[Mismatch] = []

@@ -9,7 +9,6 @@ from functools import partial
 from typing import Any, NamedTuple
 
 from simcli.config import Config
-from simcli.games import get_game
 from simcli.records import SCHEMA_VERSION, dumps
 from simcli.seeding import chance_rng
 from simcli.tournament.clock import make_clock
@@ -46,7 +45,12 @@ class ChunkPlayer:
     def __init__(self, config: Config, status: Any = None):
         self.config = config
         self.schedule: Schedule = config.schedule()
-        self.game = get_game(config.game)
+        # Per variant: the rules (a variant may be a plug-in subclass) and, for plug-in
+        # games only, where they came from (added to the records; see add_game_source).
+        variants = [None, *(v.name for v in config.variants)]
+        self.games = {v: config.game_for(v) for v in variants}
+        self.sources = {v: config.game_source_for(v) for v in variants}
+        self.game = self.games[None]
         self.factories: dict[str, StrategyFactory] = {}
         for spec in config.strategies:
             cls = load_strategy_class(spec.use, config.base_dir)
@@ -61,7 +65,7 @@ class ChunkPlayer:
         if self.status is not None:
             self.status[0] = index
         record = play_game(
-            self.game,
+            self.games[spec.variant],
             self.config.options_for(spec.variant),
             index,
             spec.seed,
@@ -70,6 +74,7 @@ class ChunkPlayer:
             variant=spec.variant,
             clock=self.clock,
         )
+        add_game_source(record, self.sources[spec.variant])
         outcome = Outcome(
             record["seats"], record["winners"], record["scores"], record["termination"]
         )
@@ -121,7 +126,7 @@ def lost_game_record(config: Config, index: int, kind: str, message: str) -> tup
     sampled as usual, no moves, termination ``error``."""
     schedule = config.schedule()
     spec = schedule.spec(index)
-    game = get_game(config.game)
+    game = config.game_for(spec.variant)
     options = config.options_for(spec.variant)
     try:
         setup = game.sample_setup(len(spec.seats), options, chance_rng(spec.seed))
@@ -143,4 +148,12 @@ def lost_game_record(config: Config, index: int, kind: str, message: str) -> tup
         final_hash=None,
         detail={"kind": kind, "message": message},
     )
+    add_game_source(record, config.game_source_for(spec.variant))
     return dumps(record), Outcome(list(spec.seats), [], None, "error")
+
+
+def add_game_source(record: dict[str, Any], source: dict[str, Any] | None) -> None:
+    """A plug-in game's record ends with ``game_source`` (where the rules came from and
+    their fingerprint); records of built-in games are left as they were."""
+    if source is not None:
+        record["game_source"] = source
