@@ -33,6 +33,8 @@ REQUIRED_KEYS = (
     "final_hash",
 )
 TERMINATIONS = ("normal", "move_limit", "forfeit", "error")
+#: Required keys of ``game_source``, the origin of a plug-in game (absent for built-ins).
+SOURCE_KEYS = ("kind", "use", "fingerprint")
 
 
 # Records are trees of plain values: no cycle check (a few microseconds per game).
@@ -154,6 +156,11 @@ def shape_problem(record: dict[str, Any]) -> str | None:
         return "detail must be an object"
     if record["final_hash"] is not None and not isinstance(record["final_hash"], str):
         return "final_hash must be a text or null"
+    source = record.get("game_source")
+    if source is not None and not (
+        isinstance(source, dict) and all(isinstance(source.get(k), str) for k in SOURCE_KEYS)
+    ):
+        return f"game_source must be an object with {', '.join(SOURCE_KEYS)}"
     return None
 
 

@@ -14,7 +14,9 @@ def validate(config_path) -> None:
     config = load_config(config_path)
     schedule = config.schedule()
     click.echo(
-        f"{config_path}: ok — {config.game}, {config.players} players, format "
+        f"{config_path}: ok — {config.game}"
+        + (f" (from {config.game_use})" if config.game_use else "")
+        + f", {config.players} players, format "
         f"{config.format}, {len(config.strategies)} strategies, {len(schedule.tables)} "
         f"table(s) x {config.games} games"
         + (f" x {len(config.variants)} variants" if config.variants else "")

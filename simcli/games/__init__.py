@@ -226,3 +226,14 @@ def _record_game(game_id: str, kind: str, use: str, logged: str) -> tuple[Game, 
             f"in the log, {now} now): games may not replay as they were played"
         )
     return game, None
+
+
+def source_note(record: dict[str, Any]) -> str | None:
+    """For a record of a plug-in game whose rules cannot be loaded or have changed: one
+    line saying so (for commands that can go on without the rules, like ``report``)."""
+    if record.get("game_source") is None:
+        return None
+    try:
+        return record_game(record)[1]
+    except (GameLoadError, UnknownGameError) as exc:
+        return str(exc)
