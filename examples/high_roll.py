@@ -109,7 +109,7 @@ class HighRollState(State):
         }
 
     def clone(self) -> HighRollState:
-        new = HighRollState(self.game, self.options, list(self.secret))
+        new = type(self)(self.game, self.options, list(self.secret))
         new.public = list(self.public)
         new.stopped = list(self.stopped)
         new.seat = self.seat
