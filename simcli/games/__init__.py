@@ -10,7 +10,7 @@ same rules again and notice when they changed.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -86,8 +86,12 @@ def load_game(use: str, base_dir: Path | None = None) -> Game:
 
 
 def game_source(use: str, base_dir: Path | None = None) -> GameSource | None:
-    """The :class:`GameSource` of a plug-in game; ``None`` for a built-in game."""
-    return _load(*_locate(use, base_dir))[1]
+    """The :class:`GameSource` of a plug-in game; ``None`` for a built-in game. The
+    fingerprint is taken now, from the files as they are."""
+    game, source = _load(*_locate(use, base_dir))
+    if source is None:
+        return None
+    return replace(source, fingerprint=fingerprint(type(game)))
 
 
 def installed_games() -> dict[str, Any]:
@@ -202,16 +206,31 @@ def record_game(record: dict[str, Any]) -> tuple[Game, str | None]:
         isinstance(source.get(k), str) for k in ("kind", "use", "fingerprint")
     ):
         raise GameLoadError("game_source must be an object with kind, use and fingerprint")
-    return _record_game(record["game"], source["kind"], source["use"], source["fingerprint"])
+    kind, use = source["kind"], source["use"]
+    return _record_game(record["game"], kind, use, source["fingerprint"], _stamp(kind, use))
+
+
+def _stamp(kind: str, use: str) -> tuple[int, int] | None:
+    """When and how big a game file is now: a file edited or removed while this process
+    runs is looked at again."""
+    try:
+        stat = Path(use.rpartition(":")[0]).stat() if kind == "file" else None
+    except OSError:
+        return None
+    return (stat.st_mtime_ns, stat.st_size) if stat else None
 
 
 @cache
-def _record_game(game_id: str, kind: str, use: str, logged: str) -> tuple[Game, str | None]:
+def _record_game(
+    game_id: str, kind: str, use: str, logged: str, stamp: tuple[int, int] | None
+) -> tuple[Game, str | None]:
     where = f"game '{game_id}' of this log (loaded from {use})"
     try:
         if kind == "entry_point":
             game = load_game(use)
         elif kind in ("file", "module"):
+            if kind == "file":
+                resolve_file(use.rpartition(":")[0], None, "game", GameLoadError)
             game = _load_code(kind, use)[0]
         else:
             raise GameLoadError(f"unknown game_source kind {kind!r}")
