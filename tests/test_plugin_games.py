@@ -158,7 +158,7 @@ def test_an_installed_game_and_strategy(tmp_path, installed) -> None:
     assert listed.exit_code == 0
     assert "  high_roll      2/3/4 players  High Roll: Push your luck" in listed.output
     assert "(example game). [installed by dicegames 0.1]" in listed.output
-    assert "always_hold          holds at once [high_roll] (installed by dicegames 0.1)" in (
+    assert "always_hold          holds at once [high_roll] [installed by dicegames 0.1]" in (
         listed.output
     )
     assert "broken_game    (installed by dicegames 0.1) cannot be loaded" in listed.output

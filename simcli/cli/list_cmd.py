@@ -18,21 +18,14 @@ def list_cmd(what) -> None:
 
 
 def _games() -> None:
-    from simcli.errors import SimcliError
     from simcli.games import game_ids, get_game, installed_games, load_game
 
     click.echo("games:")
     for game_id in game_ids():
         _game_lines(game_id, get_game(game_id))
-    for name, info in sorted(installed_games().items()):
-        origin = f"installed by {info.package}" if info.package else f"entry point {info.value}"
-        if name in game_ids():
-            click.echo(f"  {name:<14} ({origin}: hidden by the built-in game of that name)")
-            continue
-        try:
-            _game_lines(name, load_game(name), f" [{origin}]")
-        except SimcliError as exc:
-            click.echo(f"  {name:<14} ({origin}) cannot be loaded: {exc}")
+    _installed(
+        "game", installed_games(), game_ids(), 14, lambda n, o: _game_lines(n, load_game(n), o)
+    )
 
 
 def _game_lines(name: str, game, origin: str = "") -> None:
@@ -48,7 +41,6 @@ def _game_lines(name: str, game, origin: str = "") -> None:
 
 
 def _strategies() -> None:
-    from simcli.errors import SimcliError
     from simcli.plugins import STRATEGY_GROUP, entry_points
     from strategies import BUILTIN
     from strategies.loader import load_strategy_class
@@ -56,17 +48,30 @@ def _strategies() -> None:
     click.echo("strategies:")
     for name in sorted(BUILTIN):
         _strategy_line(name, load_strategy_class(name))
-    for name, info in sorted(entry_points(STRATEGY_GROUP).items()):
-        origin = f"installed by {info.package}" if info.package else f"entry point {info.value}"
-        if name in BUILTIN:
-            click.echo(f"  {name:<20} ({origin}: hidden by the built-in strategy of that name)")
-            continue
-        try:
-            _strategy_line(name, load_strategy_class(name), f" ({origin})")
-        except SimcliError as exc:
-            click.echo(f"  {name:<20} ({origin}) cannot be loaded: {exc}")
+    _installed(
+        "strategy",
+        entry_points(STRATEGY_GROUP),
+        BUILTIN,
+        20,
+        lambda n, o: _strategy_line(n, load_strategy_class(n), o),
+    )
 
 
 def _strategy_line(name: str, cls, origin: str = "") -> None:
     games = ", ".join(cls.games) if cls.games else "any game"
     click.echo(f"  {name:<20} {cls.description} [{games}]{origin}")
+
+
+def _installed(what: str, entries: dict, builtin, width: int, show) -> None:
+    """Entry points after the built-ins: shown by ``show(name, origin)``, or why not."""
+    from simcli.errors import SimcliError
+
+    for name, info in sorted(entries.items()):
+        origin = f"installed by {info.package}" if info.package else f"entry point {info.value}"
+        if name in builtin:
+            click.echo(f"  {name:<{width}} ({origin}: hidden by the built-in {what} of that name)")
+            continue
+        try:
+            show(name, f" [{origin}]")
+        except SimcliError as exc:
+            click.echo(f"  {name:<{width}} ({origin}) cannot be loaded: {exc}")

@@ -15,7 +15,8 @@ def validate(config_path) -> None:
     schedule = config.schedule()
     click.echo(
         f"{config_path}: ok — {config.game}"
-        + (f" (from {config.game_use})" if config.game_use else "")
+        + (f" (from {config.game_use})" if config.game_use not in (None, config.game) else "")
+        + (" (installed)" if config.game_use == config.game else "")
         + f", {config.players} players, format "
         f"{config.format}, {len(config.strategies)} strategies, {len(schedule.tables)} "
         f"table(s) x {config.games} games"

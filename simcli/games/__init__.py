@@ -27,6 +27,7 @@ from simcli.plugins import (
     load_entry_point,
     resolve_file,
 )
+from simcli.records import SOURCE_KEYS
 from simcli.suggest import did_you_mean
 
 GAMES: dict[str, str] = {
@@ -202,10 +203,8 @@ def record_game(record: dict[str, Any]) -> tuple[Game, str | None]:
     source = record.get("game_source")
     if source is None:
         return get_game(record["game"]), None
-    if not isinstance(source, dict) or not all(
-        isinstance(source.get(k), str) for k in ("kind", "use", "fingerprint")
-    ):
-        raise GameLoadError("game_source must be an object with kind, use and fingerprint")
+    if not isinstance(source, dict) or not all(isinstance(source.get(k), str) for k in SOURCE_KEYS):
+        raise GameLoadError(f"game_source must be an object with {', '.join(SOURCE_KEYS)}")
     kind, use = source["kind"], source["use"]
     return _record_game(record["game"], kind, use, source["fingerprint"], _stamp(kind, use))
 
