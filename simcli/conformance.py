@@ -369,7 +369,9 @@ class _Playout:
         moves = state.legal_moves()
         if not moves:
             return self.fail("legal_moves", f"seat {seat} is to move but has no legal move")
-        for move in moves:
+        # One JSON round trip for the whole list; move by move only to name a culprit.
+        whole = _json_problem(moves, "legal moves")
+        for move in moves if whole or any(isinstance(m, dict) for m in moves) else ():
             problem = _json_problem(move, f"legal move {move!r}")
             if problem is None and isinstance(move, dict):
                 problem = f"legal move {move!r} is a JSON object; records reserve objects"
@@ -438,7 +440,8 @@ class _Playout:
                 self.players, self.options, random.Random(f"check-game/{self.seed}/other")
             )
             fresh = self.game.new_state(self.players, self.options, other)
-            self._shared = {id(obj) for obj, _ in _mutables(fresh, "other")}
+            self._shared = set()
+            _mutables(fresh, "other", seen=self._shared)
             self._keep = fresh  # keeps the ids valid
         return self._shared
 
@@ -597,25 +600,40 @@ def _advance(state: State, rng: random.Random | None) -> None:
             state.apply(moves[-1])
 
 
-def _mutables(obj: Any, path: str, skip: set[int] | None = None) -> list[tuple[Any, str]]:
+def _mutables(
+    obj: Any, path: str, skip: set[int] | None = None, seen: set[int] | None = None
+) -> list[tuple[Any, str]]:
     """Every mutable object reachable from ``obj`` (lists, dicts, sets, bytearrays and
     objects whose attributes can be set) with the attribute path to it. The game and its
     options are not followed: they are shared on purpose; nor are the ids in ``skip``
-    (data every state of the game shares, such as component tables)."""
+    (data every state of the game shares, such as component tables). ``seen`` collects
+    the ids of every object walked."""
     found: list[tuple[Any, str]] = []
-    seen: set[int] = set(skip or ())
+    skip = skip or set()
+    seen = set() if seen is None else seen
     stack: list[tuple[Any, str, int]] = [(obj, path, 0)]
+    mutable = _MUTABLE
     while stack:
         item, where, depth = stack.pop()
-        if depth > 8 or id(item) in seen or isinstance(item, _IMMUTABLE):
+        key = id(item)
+        if depth > 8 or key in seen or key in skip or isinstance(item, _IMMUTABLE):
             continue
-        seen.add(id(item))
-        if isinstance(item, list | dict | set | bytearray):
+        seen.add(key)
+        if isinstance(item, mutable):
             found.append((item, where))
+        # Plain values are left out before a path is made for them: most items are.
         if isinstance(item, list | tuple):
-            stack.extend((x, f"{where}[{i}]", depth + 1) for i, x in enumerate(item))
+            stack.extend(
+                (x, f"{where}[{i}]", depth + 1)
+                for i, x in enumerate(item)
+                if not isinstance(x, _IMMUTABLE)
+            )
         elif isinstance(item, dict):
-            stack.extend((x, f"{where}[{k!r}]", depth + 1) for k, x in item.items())
+            stack.extend(
+                (x, f"{where}[{k!r}]", depth + 1)
+                for k, x in item.items()
+                if not isinstance(x, _IMMUTABLE)
+            )
         elif not isinstance(item, set | frozenset | bytearray | Game | type | Enum):
             params = getattr(item, "__dataclass_params__", None)
             if depth > 0 and not (params is not None and params.frozen):
@@ -647,6 +665,7 @@ class _Marker:
 
 
 _IMMUTABLE = (str, bytes, int, float, complex, bool, type(None), range)
+_MUTABLE = (list, dict, set, bytearray)
 
 
 def _attribute_names(obj: Any) -> list[str]:
