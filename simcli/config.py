@@ -402,25 +402,6 @@ def _build(doc: _Doc, raw: dict[str, Any]) -> Config:
     )
 
 
-def _game(doc: _Doc, path: KeyPath, use: str) -> tuple[Any, bool]:
-    """The game named at ``path`` and whether it is a plug-in (not built in)."""
-    from simcli.games import game_source, load_game
-
-    try:
-        return load_game(use, doc.path.parent), game_source(use, doc.path.parent) is not None
-    except SimcliError as exc:
-        raise doc.error(path, str(exc)) from None
-
-
-def _check_setup(doc: _Doc, path: KeyPath, game, players: int, options: dict[str, Any]) -> None:
-    from simcli.games import check_setup
-
-    try:
-        check_setup(game, players, options)
-    except SimcliError as exc:
-        raise doc.error(path, str(exc)) from None
-
-
 def _strategies(doc: _Doc, value: Any, game_id: str) -> list[StrategySpec]:
     from strategies.loader import check_params, load_strategy_class
 
@@ -499,6 +480,25 @@ def _format(
     if fmt != "solo" and players == 1:
         raise doc.error(("format",), "a one-player game needs format solo")
     return fmt, candidate
+
+
+def _game(doc: _Doc, path: KeyPath, use: str) -> tuple[Any, bool]:
+    """The game named at ``path`` and whether it is a plug-in (not built in)."""
+    from simcli.games import game_source, load_game
+
+    try:
+        return load_game(use, doc.path.parent), game_source(use, doc.path.parent) is not None
+    except SimcliError as exc:
+        raise doc.error(path, str(exc)) from None
+
+
+def _check_setup(doc: _Doc, path: KeyPath, game, players: int, options: dict[str, Any]) -> None:
+    from simcli.games import check_setup
+
+    try:
+        check_setup(game, players, options)
+    except SimcliError as exc:
+        raise doc.error(path, str(exc)) from None
 
 
 def _variants(
