@@ -645,19 +645,27 @@ def _mutables(
 
 
 def _poke(container: Any) -> Callable[[], None]:
-    """Add a fresh item to a list, dict, set or bytearray; returns what takes it out."""
+    """Add a fresh item to a list, dict, set or bytearray; returns what takes it out. A
+    read-only container (one that raises when changed) is left as it is."""
     marker = _Marker()
-    if isinstance(container, list):
-        container.append(marker)
+    try:
+        if isinstance(container, list):
+            container.append(marker)
+            return container.pop
+        if isinstance(container, dict):
+            container[marker] = marker
+            return lambda: container.pop(marker, None)
+        if isinstance(container, set):
+            container.add(marker)
+            return lambda: container.discard(marker)
+        container.append(0)
         return container.pop
-    if isinstance(container, dict):
-        container[marker] = marker
-        return lambda: container.pop(marker, None)
-    if isinstance(container, set):
-        container.add(marker)
-        return lambda: container.discard(marker)
-    container.append(0)
-    return container.pop
+    except (TypeError, AttributeError, ValueError):  # read-only: nobody can change it
+        return _nothing
+
+
+def _nothing() -> None:
+    return None
 
 
 class _Marker:
