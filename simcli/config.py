@@ -56,7 +56,7 @@ ISOLATIONS = ("inprocess", "process")
 STRATEGY_EXECUTION_KEYS = ("isolation", "memory_limit")
 CMD_PREFIX = "cmd:"
 FORMAT_KEYS = ("type", "candidate")
-VARIANT_KEYS = ("name", "options")
+VARIANT_KEYS = ("name", "options", "game")
 
 KeyPath = tuple[Any, ...]
 
@@ -88,6 +88,7 @@ class StrategySpec:
 class Variant:
     name: str
     options: dict[str, Any]
+    game: str | None = None  # a plug-in rules variant ("path.py:Class"); None: the config's game
 
 
 @dataclass(frozen=True)
@@ -125,10 +126,31 @@ class Config:
     asserts: tuple[Any, ...] = ()  # simcli.gate.asserts.Assertion
     gating: bool = False  # True: play the gate's paired schedule instead of `format`
     source: str | None = None
+    game_use: str | None = None  # the config's `game:` when it names a plug-in game
 
     @property
     def base_dir(self) -> Path | None:
         return Path(self.source).parent if self.source else None
+
+    def _game_use(self, variant: str | None) -> str:
+        for v in self.variants:
+            if v.name == variant and v.game is not None:
+                return v.game
+        return self.game_use or self.game
+
+    def game_for(self, variant: str | None) -> Any:
+        """The :class:`~simcli.game.Game` that plays ``variant`` (or the base game)."""
+        from simcli.games import load_game
+
+        return load_game(self._game_use(variant), self.base_dir)
+
+    def game_source_for(self, variant: str | None) -> dict[str, Any] | None:
+        """What the records of ``variant`` say about a plug-in game's origin (None for a
+        built-in game: its records stay as they were)."""
+        from simcli.games import game_source
+
+        source = game_source(self._game_use(variant), self.base_dir)
+        return source.to_record() if source is not None else None
 
     def schedule(self) -> Schedule | PairedSchedule:
         if self.gating and self.gate is not None:
@@ -181,10 +203,15 @@ class Config:
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["strategies"] = [asdict(s) for s in self.strategies]
-        data["variants"] = [asdict(v) for v in self.variants]
+        data["variants"] = [
+            {k: x for k, x in asdict(v).items() if k != "game" or x is not None}
+            for v in self.variants
+        ]
         data["gate"] = asdict(self.gate) if self.gate else None
         data["asserts"] = [{a.kind: a.args} for a in self.asserts]
         data.pop("source")
+        if data["game_use"] is None:  # built-in games: run.json as before plug-ins
+            data.pop("game_use")
         return data
 
 
@@ -327,16 +354,12 @@ def load_config(path: str | os.PathLike[str], overrides: dict[str, Any] | None =
 
 
 def _build(doc: _Doc, raw: dict[str, Any]) -> Config:
-    from simcli.games import get_game
-
     for key in ("game", "strategies"):
         if key not in raw:
             raise doc.error((), f"missing required key '{key}'")
-    game_id = _str(doc, ("game",), raw["game"])
-    try:
-        game = get_game(game_id)
-    except SimcliError as exc:
-        raise doc.error(("game",), str(exc)) from None
+    game_use = _str(doc, ("game",), raw["game"])
+    game, plugin = _game(doc, ("game",), game_use)
+    game_id = game.id
 
     name = _str(doc, ("name",), raw.get("name", doc.path.stem))
     players = _int(doc, ("players",), raw.get("players", min(game.player_counts)), 1)
@@ -349,7 +372,9 @@ def _build(doc: _Doc, raw: dict[str, Any]) -> Config:
         options = game.resolve_options(base_options)
     except SimcliError as exc:
         raise doc.error(("options",), str(exc)) from None
-    variants = _variants(doc, raw.get("variants"), game, base_options)
+    if plugin:
+        _check_setup(doc, ("game",), game, players, options)
+    variants = _variants(doc, raw.get("variants"), game, base_options, players)
 
     isolation = raw.get("isolation", "inprocess")
     if isolation not in ISOLATIONS:
@@ -414,6 +439,7 @@ def _build(doc: _Doc, raw: dict[str, Any]) -> Config:
         gate=_gate(doc, raw.get("gate"), [s.name for s in strategies], players),
         asserts=_asserts(doc, raw.get("asserts"), [s.name for s in strategies]),
         source=str(doc.path),
+        game_use=game_use if plugin else None,
     )
 
 
@@ -549,10 +575,31 @@ def _format(
     return fmt, candidate
 
 
-def _variants(doc: _Doc, value: Any, game, base: dict[str, Any]) -> tuple[Variant, ...]:
+def _game(doc: _Doc, path: KeyPath, use: str) -> tuple[Any, bool]:
+    """The game named at ``path`` and whether it is a plug-in (not built in)."""
+    from simcli.games import game_source, load_game
+
+    try:
+        return load_game(use, doc.path.parent), game_source(use, doc.path.parent) is not None
+    except SimcliError as exc:
+        raise doc.error(path, str(exc)) from None
+
+
+def _check_setup(doc: _Doc, path: KeyPath, game, players: int, options: dict[str, Any]) -> None:
+    from simcli.games import check_setup
+
+    try:
+        check_setup(game, players, options)
+    except SimcliError as exc:
+        raise doc.error(path, str(exc)) from None
+
+
+def _variants(
+    doc: _Doc, value: Any, game, base: dict[str, Any], players: int
+) -> tuple[Variant, ...]:
     if value is None:
         return ()
-    sets: list[tuple[KeyPath, str, dict[str, Any]]] = []
+    sets: list[tuple[KeyPath, str, dict[str, Any], str | None]] = []
     if isinstance(value, dict):
         _check_keys(doc, ("variants",), value, ("grid",))
         grid = _mapping(doc, ("variants", "grid"), value.get("grid"))
@@ -565,7 +612,7 @@ def _variants(doc: _Doc, value: Any, game, base: dict[str, Any]) -> tuple[Varian
         for combo in itertools.product(*(grid[k] for k in keys)):
             opts = dict(zip(keys, combo, strict=True))
             label = ",".join(f"{k}={v}" for k, v in opts.items())
-            sets.append((("variants", "grid"), label, opts))
+            sets.append((("variants", "grid"), label, opts, None))
     elif isinstance(value, list) and value:
         for i, item in enumerate(value):
             path: KeyPath = ("variants", i)
@@ -577,19 +624,30 @@ def _variants(doc: _Doc, value: Any, game, base: dict[str, Any]) -> tuple[Varian
                     path,
                     _str(doc, (*path, "name"), item["name"]),
                     _mapping(doc, (*path, "options"), item.get("options")),
+                    _str(doc, (*path, "game"), item["game"]) if "game" in item else None,
                 )
             )
     else:
         raise doc.error(("variants",), "expected a list of {name, options} or {grid: {...}}")
     variants = []
-    for path, label, opts in sets:
+    for path, label, opts, use in sets:
         if any(v.name == label for v in variants):
             raise doc.error(path, f"variant name '{label}' is used twice")
+        rules, plugin = (game, False) if use is None else _game(doc, (*path, "game"), use)
+        if rules.id != game.id:
+            raise doc.error(
+                (*path, "game"),
+                f"a variant keeps the id of the config's game '{game.id}' (one game per "
+                f"report); '{use}' is the game '{rules.id}'",
+            )
         try:
-            resolved = game.resolve_options({**base, **opts})
+            rules.check_players(players)
+            resolved = rules.resolve_options({**base, **opts})
         except SimcliError as exc:
             raise doc.error(path, str(exc)) from None
-        variants.append(Variant(name=label, options=resolved))
+        if plugin:
+            _check_setup(doc, (*path, "game"), rules, players, resolved)
+        variants.append(Variant(name=label, options=resolved, game=use))
     return tuple(variants)
 
 

@@ -31,3 +31,7 @@ class RecordError(SimcliError):
 
 class OutputExistsError(SimcliError):
     """The output folder is not empty and --force was not given."""
+
+
+class GameLoadError(SimcliError):
+    """A plug-in game that cannot be found, imported, created or set up."""

@@ -211,6 +211,11 @@ class Game(ABC):
         """Build the initial state from a setup. Raises :class:`IllegalMoveError` for a
         setup the rules cannot produce."""
 
+    def max_length(self, players: int, options: Mapping[str, Any]) -> int | None:
+        """The most plies (moves and chance events) a game can last, if the rules bound
+        it; ``simcli check-game`` checks that every playout ends within it."""
+        return None
+
     def evaluate(self, state: State, seat: int) -> float:
         """A quick heuristic value of ``state`` for ``seat`` (higher is better). Used by
         the built-in ``greedy`` strategy; games override it."""

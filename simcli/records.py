@@ -33,6 +33,8 @@ REQUIRED_KEYS = (
     "final_hash",
 )
 TERMINATIONS = ("normal", "move_limit", "forfeit", "error")
+#: Required keys of ``game_source``, the origin of a plug-in game (absent for built-ins).
+SOURCE_KEYS = ("kind", "use", "fingerprint")
 
 
 # Records are trees of plain values: no cycle check (a few microseconds per game).
@@ -154,6 +156,11 @@ def shape_problem(record: dict[str, Any]) -> str | None:
         return "detail must be an object"
     if record["final_hash"] is not None and not isinstance(record["final_hash"], str):
         return "final_hash must be a text or null"
+    source = record.get("game_source")
+    if source is not None and not (
+        isinstance(source, dict) and all(isinstance(source.get(k), str) for k in SOURCE_KEYS)
+    ):
+        return f"game_source must be an object with {', '.join(SOURCE_KEYS)}"
     return None
 
 
@@ -174,11 +181,11 @@ def replay(record: dict[str, Any], on_state=None) -> list[Mismatch]:
     is called after the setup (ply 0, entry None) and after every entry (``seat`` is the
     seat that moved, or ``CHANCE``)."""
     from simcli.game import CHANCE
-    from simcli.games import get_game
+    from simcli.games import record_game
 
     index = record.get("index")
     try:
-        game = get_game(record["game"])
+        game = record_game(record)[0]
     except SimcliError as exc:
         raise RecordError(f"game {index}: {exc}") from None
     problems: list[Mismatch] = []

@@ -8,7 +8,8 @@ import pytest
 
 from simcli.config import load_config
 
-CONFIGS = sorted((Path(__file__).resolve().parent.parent / "configs").glob("*.yaml"))
+ROOT = Path(__file__).resolve().parent.parent
+CONFIGS = sorted([*(ROOT / "configs").glob("*.yaml"), *(ROOT / "examples").glob("*.yaml")])
 
 
 @pytest.mark.parametrize("path", CONFIGS, ids=[p.name for p in CONFIGS])
@@ -18,7 +19,7 @@ def test_shipped_config_is_valid(path: Path) -> None:
 
 
 def test_quickstart_is_a_libraria_round_robin_of_random_and_greedy() -> None:
-    config = load_config(CONFIGS[0].parent / "quickstart.yaml")
+    config = load_config(ROOT / "configs" / "quickstart.yaml")
     assert config.game == "libraria" and config.format == "round_robin"
     assert {s.use for s in config.strategies} == {"random", "greedy"}
     assert config.schedule().total <= 5000

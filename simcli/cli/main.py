@@ -10,6 +10,7 @@ import click
 
 from simcli import __version__
 from simcli.cli.bench import bench
+from simcli.cli.check_game import check_game
 from simcli.cli.gate import gate
 from simcli.cli.list_cmd import list_cmd
 from simcli.cli.replay import replay
@@ -57,6 +58,7 @@ def cli() -> None:
     simcli run configs/quickstart.yaml          play a tournament
     simcli replay results/quickstart --verify   re-play and check every logged game
     simcli list                                 games and strategies
+    simcli check-game path/to/rules.py:MyGame   check a game against the game contract
     """
 
 
@@ -68,6 +70,7 @@ cli.add_command(list_cmd)
 cli.add_command(bench)
 cli.add_command(gate)
 cli.add_command(sprt_calc)
+cli.add_command(check_game)
 
 
 def main() -> None:

@@ -27,6 +27,7 @@ def replay(log_path, game_index, verify, show) -> None:
     from simcli.records import replay as replay_record
 
     bad_lines = 0
+    warned: set[str] = set()
     checked = 0
     failed = 0
     found = False
@@ -38,6 +39,8 @@ def replay(log_path, game_index, verify, show) -> None:
         if game_index is not None and item.get("index") != game_index:
             continue
         found = True
+        if show or verify:
+            _warn_changed(item, warned)
         if show:
             _show(item)
             if not verify:
@@ -61,6 +64,21 @@ def replay(log_path, game_index, verify, show) -> None:
         raise SystemExit(2)
     if failed:
         raise SystemExit(1)
+
+
+def _warn_changed(record: dict, warned: set[str]) -> None:
+    """Once per plug-in game: say that its rules changed since the log was written (a
+    game that cannot be loaded at all stops the replay with exit code 2)."""
+    from simcli.errors import RecordError, SimcliError
+    from simcli.games import record_game
+
+    try:
+        note = record_game(record)[1]
+    except SimcliError as exc:
+        raise RecordError(f"game {record.get('index')}: {exc}") from None
+    if note and note not in warned:
+        warned.add(note)
+        click.echo(f"warning: {note}", err=True)
 
 
 def _summary_line(record: dict) -> str:

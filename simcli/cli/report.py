@@ -99,7 +99,7 @@ def report(
     if first is None:
         raise RecordError(f"{src.log}: holds no game records")
     text = write_report(
-        itertools.chain([first], records),
+        _noting_game_sources(itertools.chain([first], records)),
         out if out is not None else src.folder,
         run_info=src.run_info,
         plots=plots,
@@ -114,6 +114,27 @@ def report(
     )
     click.echo(text, nl=False)
     _check_asserts(src.run_info, out if out is not None else src.folder, junit_path)
+
+
+def _noting_game_sources(records):
+    """Pass records through; once per plug-in game source, warn on stderr when its rules
+    cannot be loaded or changed since the log was written (the report needs only the
+    records, so it goes on)."""
+    import json
+
+    from simcli.games import source_note
+
+    seen: set[str] = set()
+    for record in records:
+        source = record.get("game_source")
+        if source is not None:
+            key = json.dumps(source, sort_keys=True)
+            if key not in seen:
+                seen.add(key)
+                note = source_note(record)
+                if note:
+                    click.echo(f"warning: {note}; the report uses the records only", err=True)
+        yield record
 
 
 def _check_asserts(run_info: dict | None, folder: Path, junit_path: str | None) -> None:

@@ -19,7 +19,10 @@ def validate(config_path) -> None:
     schedule = config.schedule()
     check_strategy_processes(config)  # out-of-process strategies: start and handshake
     click.echo(
-        f"{config_path}: ok — {config.game}, {config.players} players, format "
+        f"{config_path}: ok — {config.game}"
+        + (f" (from {config.game_use})" if config.game_use not in (None, config.game) else "")
+        + (" (installed)" if config.game_use == config.game else "")
+        + f", {config.players} players, format "
         f"{config.format}, {len(config.strategies)} strategies, {len(schedule.tables)} "
         f"table(s) x {config.games} games"
         + (f" x {len(config.variants)} variants" if config.variants else "")

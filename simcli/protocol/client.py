@@ -49,7 +49,7 @@ class _Client:
         self.out.flush()
 
     def hello(self, message: dict[str, Any]) -> None:
-        from simcli.games import get_game
+        from simcli.games import load_game
         from strategies.loader import load_strategy_class
 
         if message.get("protocol") != PROTOCOL_VERSION:
@@ -57,7 +57,7 @@ class _Client:
                 f"protocol {message.get('protocol')!r} is not supported (this client speaks "
                 f"{PROTOCOL_VERSION})"
             )
-        self.game = get_game(message["game"])
+        self.game = load_game(message["game"])
         self.players = int(message["players"])
         self.options = freeze(message.get("options") or {})
         self.params = dict(message.get("params") or {})

@@ -247,6 +247,7 @@ def prepare_resume(config: Config, out: Path, tally: Tally) -> tuple[int, dict[s
     total = config.schedule().total
     good_bytes = 0
     index = 0
+    sources: dict[str | None, dict[str, Any] | None] = {}
     with log_path.open("rb") as handle:
         for raw in handle:
             if not raw.endswith(b"\n"):
@@ -260,6 +261,7 @@ def prepare_resume(config: Config, out: Path, tally: Tally) -> tuple[int, dict[s
                     f"{log_path}: line {index + 1} is not game {index}; the log is not a "
                     f"prefix of this run's schedule and cannot be resumed"
                 )
+            _check_game_source(config, record, sources, log_path, index)
             tally.add(record["seats"], record["winners"], record["scores"], record["termination"])
             good_bytes += len(raw)
             index += 1
@@ -276,6 +278,34 @@ def prepare_resume(config: Config, out: Path, tally: Tally) -> tuple[int, dict[s
     if index > total:
         raise ResumeError(f"{log_path}: holds {index} games, more than the {total} scheduled")
     return index, info
+
+
+def _check_game_source(
+    config: Config,
+    record: dict[str, Any],
+    sources: dict[str | None, dict[str, Any] | None],
+    log_path: Path,
+    index: int,
+) -> None:
+    """A plug-in game whose rules changed since the run started cannot be resumed: the
+    log would mix games of two rule sets."""
+    variant = record.get("variant")
+    if variant not in sources:
+        sources[variant] = config.game_source_for(variant)
+    now = sources[variant]
+    logged = record.get("game_source")
+    then = logged.get("fingerprint") if isinstance(logged, dict) else None
+    if then != (now or {}).get("fingerprint"):
+        where = f"game '{record.get('game')}'" + (f" (variant '{variant}')" if variant else "")
+        what = (
+            f"its rules changed (fingerprint {then} -> {now['fingerprint']}, {now['use']})"
+            if then and now
+            else "it is now loaded from elsewhere"
+        )
+        raise ResumeError(
+            f"{log_path}: line {index + 1}: {where}: {what} since this run started; "
+            f"resume with the same rules, or start a new run with --force"
+        )
 
 
 def _progress(total: int, start: int, quiet: bool):

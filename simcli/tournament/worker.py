@@ -9,7 +9,6 @@ from functools import partial
 from typing import Any, NamedTuple
 
 from simcli.config import Config
-from simcli.games import get_game
 from simcli.records import SCHEMA_VERSION, dumps
 from simcli.seeding import chance_rng
 from simcli.tournament.clock import make_clock
@@ -52,8 +51,14 @@ class ChunkPlayer:
     def __init__(self, config: Config, status: Any = None):
         self.config = config
         self.schedule: Schedule = config.schedule()
-        self.game = get_game(config.game)
-        self.strategy_game = type(self.game)()  # what strategies are handed
+        # Per variant: the rules (a variant may be a plug-in subclass), the game object
+        # strategies are handed, and, for plug-in games only, where the rules came from
+        # (added to the records; see add_game_source).
+        variants = [None, *(v.name for v in config.variants)]
+        self.games = {v: config.game_for(v) for v in variants}
+        self.strategy_games = {v: type(g)() for v, g in self.games.items()}
+        self.sources = {v: config.game_source_for(v) for v in variants}
+        self.game = self.games[None]
         self.factories = strategy_factories(config)
         clock = make_clock(config.move_time_limit)
         tracked = status is not None and config.move_time_limit  # the pool's hang watch
@@ -65,7 +70,7 @@ class ChunkPlayer:
         if self.status is not None:
             self.status[0] = index
         record = play_game(
-            self.game,
+            self.games[spec.variant],
             self.config.options_for(spec.variant),
             index,
             spec.seed,
@@ -73,8 +78,9 @@ class ChunkPlayer:
             self.factories,
             variant=spec.variant,
             clock=self.clock,
-            strategy_game=self.strategy_game,
+            strategy_game=self.strategy_games[spec.variant],
         )
+        add_game_source(record, self.sources[spec.variant])
         outcome = Outcome(
             record["seats"], record["winners"], record["scores"], record["termination"]
         )
@@ -111,7 +117,7 @@ def strategy_factories(config: Config) -> dict[str, StrategyFactory]:
         factories[spec.name] = RemoteSeatFactory(
             spec.name,
             command,
-            game=config.game,
+            game=(config.game_source_for(None) or {}).get("use", config.game),
             players=config.players,
             params=spec.params,
             move_seconds=config.move_time_limit,
@@ -180,7 +186,7 @@ def lost_game_record(config: Config, index: int, kind: str, message: str) -> tup
     sampled as usual, no moves, termination ``error``."""
     schedule = config.schedule()
     spec = schedule.spec(index)
-    game = get_game(config.game)
+    game = config.game_for(spec.variant)
     options = config.options_for(spec.variant)
     try:
         setup = game.sample_setup(len(spec.seats), options, chance_rng(spec.seed))
@@ -202,4 +208,12 @@ def lost_game_record(config: Config, index: int, kind: str, message: str) -> tup
         final_hash=None,
         detail={"kind": kind, "message": message},
     )
+    add_game_source(record, config.game_source_for(spec.variant))
     return dumps(record), Outcome(list(spec.seats), [], None, "error")
+
+
+def add_game_source(record: dict[str, Any], source: dict[str, Any] | None) -> None:
+    """A plug-in game's record ends with ``game_source`` (where the rules came from and
+    their fingerprint); records of built-in games are left as they were."""
+    if source is not None:
+        record["game_source"] = source
