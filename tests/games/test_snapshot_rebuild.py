@@ -100,6 +100,24 @@ def outcome_of_step(state: State, rng: random.Random) -> str | None:
     return None
 
 
+def structure(obj: Any) -> Any:
+    """``obj`` as nested lists, in the order it iterates (dict items and set members in
+    their iteration order), objects as their attributes; read-only data and the game as
+    themselves (compared by value)."""
+    if isinstance(obj, ATOMS) or isinstance(obj, Game | FrozenDict | FrozenList):
+        return obj
+    if is_frozen_record(obj):
+        return obj
+    if isinstance(obj, dict):
+        return ["dict", [[structure(k), structure(v)] for k, v in obj.items()]]
+    if isinstance(obj, list | tuple | set | frozenset):
+        return [type(obj).__name__, [structure(v) for v in obj]]
+    attrs = dict(getattr(obj, "__dict__", {}))
+    for name in getattr(type(obj), "__slots__", ()):
+        attrs[name] = getattr(obj, name)
+    return [type(obj).__name__, sorted((k, structure(v)) for k, v in attrs.items())]
+
+
 def assert_same_future(original: State, rebuilt: State, seed: int) -> None:
     """Both play on identically: the same seeded moves and chance outcomes give the same
     positions, or the same refusal (work on copies: the caller keeps its objects)."""
@@ -134,6 +152,8 @@ def test_rebuilt_states_and_views_behave_like_the_originals(
                 view = state.view(seat)
                 rebuilt = game.state_from_snapshot(players, options, via_json(view.snapshot()))
                 assert_same(view, rebuilt, seat, deep=seat == mover or view.is_terminal())
+                # a strategy iterating any container of the view sees the same order
+                assert structure(rebuilt) == structure(view)
                 if seat == mover and not view.is_terminal():  # what a searching strategy does
                     a = game.determinize(view, random.Random(ply))
                     b = game.determinize(rebuilt, random.Random(ply))

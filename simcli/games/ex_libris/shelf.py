@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
 Pos = tuple[int, int]
 MAX_ROWS = 3
@@ -41,3 +41,10 @@ def place(cells: dict[Pos, int], down: set[Pos], pos: Pos, card: int) -> None:
             shifted = {(r + dr, c + dc) for r, c in down}
             down.clear()
             down.update(shifted)
+
+
+def canonical(cells: Mapping[Pos, int], down: Collection[Pos]) -> tuple[dict[Pos, int], set[Pos]]:
+    """Copies of a shelf built in reading order, the order a snapshot lists it: a view and
+    the view rebuilt from its snapshot then iterate their shelves alike."""
+    ordered = dict(sorted(cells.items()))
+    return ordered, {pos for pos in ordered if pos in down}

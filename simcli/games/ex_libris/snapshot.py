@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from simcli.game import IllegalMoveError
+from simcli.games.ex_libris import shelf
 from simcli.games.ex_libris.components import Components
 from simcli.games.ex_libris.inspection import ScoreSheet
 from simcli.games.ex_libris.state import STANDARD_BEGINNER, UNKNOWN, ExLibrisState
@@ -180,8 +181,11 @@ def rebuild(
             for x in raw
         ):
             raise _bad("shelves", "per seat a list of [row, column, card, face down 0/1]")
-        state.shelves.append({(r, c): card for r, c, card, _ in raw})
-        state.down.append({(r, c) for r, c, _, down in raw if down})
+        cells, down = shelf.canonical(
+            {(r, c): card for r, c, card, _ in raw}, {(r, c) for r, c, _, down in raw if down}
+        )
+        state.shelves.append(cells)
+        state.down.append(down)
     state.focus = read.items("focus", read.per_seat("focus"), read.categories, hidden=view)
     state.libraries = read.items("libraries", read.per_seat("libraries"), read.libraries, True)
     state.offered = [

@@ -746,9 +746,15 @@ class ExLibrisState(State):
     def view(self, seat: int) -> ExLibrisState:
         """What ``seat`` knows: its own hand and focus, every shelf, the board, the public
         discard piles, the sizes of other hands, the deck and the location stack (and
-        once the game is scored, the public score sheets: see :meth:`snapshot`)."""
+        once the game is scored, the public score sheets: see :meth:`snapshot`). Shelves
+        are in reading order, as in the snapshot, so that a view rebuilt from it is the
+        same object to a strategy down to the order it iterates a shelf in."""
         new = self.clone()
         new.viewer = seat
+        for other in range(self.players):
+            new.shelves[other], new.down[other] = shelf.canonical(
+                self.shelves[other], self.down[other]
+            )
         new.deck = [UNKNOWN] * len(self.deck)
         new.stack = [UNKNOWN] * len(self.stack)
         for other in range(self.players):
