@@ -315,3 +315,33 @@ def test_no_strategy_process_outlives_its_run(tmp_path, sig):
     while _processes_with(marker) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not _processes_with(marker)
+
+
+def test_interleaved_games_give_the_records_of_one_at_a_time_even_when_a_process_dies(tmp_path):
+    """A worker keeps many games in flight on a strategy process unless a move time limit
+    applies. A process that dies mid-batch (here: at a seeded moment of some games) must
+    cost exactly the games it would cost played one at a time."""
+    crash = tmp_path / "crashbot.py"
+    crash.write_text(
+        "import os\nfrom strategies.base import Strategy\n"
+        "class Crash(Strategy):\n"
+        "    def choose(self, view, legal):\n"
+        "        if len(legal) == 20 and self.rng.random() < 0.3:\n"
+        "            os._exit(5)\n"
+        "        return self.rng.choice(legal)\n"
+    )
+    strategies = ["{name: crash, use: 'crashbot.py:Crash', isolation: process}", "random"]
+    text = config_text("libraria", 2, strategies, 40)
+    code, output, interleaved = run(tmp_path, text, "--workers", "0", name="a.yaml")
+    assert code == 0, output
+    one_at_a_time = text + "move_time_limit: 60\n"  # a time limit turns interleaving off
+    code, output, alone = run(tmp_path, one_at_a_time, "--workers", "0", name="b.yaml")
+    assert code == 0, output
+    code, output, two = run(tmp_path, text, "--workers", "2", name="c.yaml")
+    assert code == 0, output
+    expected = (alone / "games.jsonl").read_bytes()
+    crashed = [r for r in records(alone) if r["termination"] == "forfeit"]
+    assert 3 <= len(crashed) <= 37  # some games crash, most do not
+    assert all(r["detail"]["kind"] == "crashed" for r in crashed)
+    assert (interleaved / "games.jsonl").read_bytes() == expected
+    assert (two / "games.jsonl").read_bytes() == expected

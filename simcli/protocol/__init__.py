@@ -17,23 +17,41 @@ PROTOCOL_VERSION = 1
 MAX_LINE = 1 << 22  # 4 MiB
 
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+_DECODE = json.JSONDecoder().decode
 
 
 class ProtocolError(ValueError):
     """A line that is not a protocol message."""
 
 
+def _line_encoder() -> Any:
+    """The C encoder ``json`` builds on every call, built once (the per-message cost of
+    building it is a good part of a small message's); the pure-Python one elsewhere."""
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:  # pragma: no cover - CPython always has the C accelerator
+        return lambda message: (_ENCODER.encode(message) + "\n").encode()
+
+    def refuse(value: Any) -> Any:
+        raise TypeError(f"{type(value).__name__} is not JSON")
+
+    chunks = make(None, refuse, json.encoder.encode_basestring, None, ":", ",", False, False, False)
+    return lambda message: ("".join(chunks(message, 0)) + "\n").encode()
+
+
+_ENCODE_LINE = _line_encoder()
+
+
 def encode(message: dict[str, Any]) -> bytes:
     """One message as a line of bytes (newline included)."""
-    return (_ENCODER.encode(message) + "\n").encode()
+    return _ENCODE_LINE(message)
 
 
 def decode(line: bytes) -> dict[str, Any]:
     """Parse one line (without its newline) into a message: a JSON object with a string
     ``type``. Raises :class:`ProtocolError` with a short quote of anything else."""
     try:
-        message = json.loads(line)
-    except (ValueError, RecursionError):
+        message = _DECODE(line.decode())
+    except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
         raise ProtocolError(f"not JSON: {quote(line)}") from None
     if not isinstance(message, dict) or not isinstance(message.get("type"), str):
         raise ProtocolError(f"not a message (a JSON object with a 'type'): {quote(line)}")

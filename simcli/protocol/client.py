@@ -36,17 +36,25 @@ class _Client:
         self.base_dir = base_dir
         self.sandbox = sandbox
         self.out = out
+        self.outbox: list[bytes] = []
         self.cls: Any = None
         self.game: Any = None
         self.players = 0
         self.params: dict[str, Any] = {}
         self.options: Any = None
-        self.seats: dict[int, Any] = {}  # seat -> strategy instance of the current game
-        self.failed: dict[int, tuple[str, str]] = {}  # seat -> start_game failure
+        # (game index, seat) -> the strategy instance of that game, or why it failed to start
+        self.seats: dict[tuple[int, int], Any] = {}
+        self.failed: dict[tuple[int, int], tuple[str, str]] = {}
 
     def send(self, message: dict[str, Any]) -> None:
-        self.out.write(encode(message))
-        self.out.flush()
+        self.outbox.append(encode(message))
+
+    def flush(self) -> None:
+        """Write the answers to everything read so far, in one go."""
+        if self.outbox:
+            self.out.write(b"".join(self.outbox))
+            self.out.flush()
+            self.outbox.clear()
 
     def hello(self, message: dict[str, Any]) -> None:
         from simcli.games import load_game
@@ -73,28 +81,29 @@ class _Client:
                 "protocol": PROTOCOL_VERSION,
                 "name": self.cls.__name__,
                 "wants_view": bool(getattr(self.cls, "wants_view", True)),
+                "interleave": True,
             }
         )
 
     def start(self, message: dict[str, Any]) -> None:
         seat = int(message["seat"])
+        key = (int(message["index"]), seat)
         if "options" in message:
             self.options = freeze(message["options"])
-        self.failed.pop(seat, None)
         try:
             strategy = self.cls(**self.params)
             strategy.start_game(self.game, seat, seeded_random(int(message["seed"])))
         except BaseException as exc:  # the referee forfeits the seat at its first move
-            self.failed[seat] = ("exception", describe(exc))
+            self.failed[key] = ("exception", describe(exc))
             traceback.print_exc()
-            self.seats.pop(seat, None)
             return
-        self.seats[seat] = strategy
+        self.seats[key] = strategy
 
     def choose(self, message: dict[str, Any]) -> None:
         seat = int(message["seat"])
-        if seat in self.failed:
-            kind, text = self.failed[seat]
+        key = (int(message["index"]), seat)
+        if key in self.failed:
+            kind, text = self.failed.pop(key)
             self.send({"type": "error", "kind": kind, "message": text})
             return
         legal = message["legal"]
@@ -105,7 +114,7 @@ class _Client:
             else None
         )
         try:
-            move = self.seats[seat].choose(view, legal)
+            move = self.seats[key].choose(view, legal)
         except BaseException as exc:  # SystemExit & co.: the seat's forfeit, as in-process
             traceback.print_exc()
             self.send({"type": "error", "kind": "exception", "message": describe(exc)})
@@ -115,23 +124,40 @@ class _Client:
             return
         self.send({"type": "move", "move": move})
 
-    def serve(self, stdin: BinaryIO) -> int:
-        for line in stdin:
-            message = decode(line.rstrip(b"\n"))
-            kind = message["type"]
-            if kind == "choose":
-                self.choose(message)
-            elif kind == "start":
-                self.start(message)
-            elif kind == "end":
-                self.seats.pop(int(message["seat"]), None)
-            elif kind == "hello":
-                self.hello(message)
-            elif kind == "quit":
-                return 0
-            else:
-                raise ProtocolError(f"unknown message type {kind!r}")
-        return 0
+    def serve(self, stdin: int) -> int:
+        """Answer messages until ``quit`` or the end of input. Everything that arrived
+        together is answered together (one write), so a referee that sends several
+        games' requests at once wakes once for all the answers."""
+        pending = b""
+        try:
+            while chunk := os.read(stdin, 1 << 16):
+                *lines, pending = (pending + chunk).split(b"\n")
+                for line in lines:
+                    if self.handle(decode(line)):
+                        return 0
+                self.flush()
+            return 0
+        finally:
+            self.flush()
+
+    def handle(self, message: dict[str, Any]) -> bool:
+        """Act on one message; True for ``quit``."""
+        kind = message["type"]
+        if kind == "choose":
+            self.choose(message)
+        elif kind == "start":
+            self.start(message)
+        elif kind == "end":
+            key = (int(message["index"]), int(message["seat"]))
+            self.seats.pop(key, None)
+            self.failed.pop(key, None)
+        elif kind == "hello":
+            self.hello(message)
+        elif kind == "quit":
+            return True
+        else:
+            raise ProtocolError(f"unknown message type {kind!r}")
+        return False
 
 
 def _watch_parent(parent: int) -> None:
@@ -162,11 +188,12 @@ def main(argv: list[str] | None = None) -> int:
     base = Path(args.base_dir) if args.base_dir else None
     client = _Client(args.use, base, not args.no_sandbox, out)
     try:
-        return client.serve(sys.stdin.buffer)
+        return client.serve(sys.stdin.fileno())
     except Exception as exc:  # tell the referee why, then stop
         traceback.print_exc()
         try:
             client.send({"type": "error", "kind": "protocol", "message": describe(exc)})
+            client.flush()
         except OSError:
             pass
         return 1

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from simcli.config import Config
-from simcli.tournament.worker import Chunk, ChunkPlayer
+from simcli.tournament.worker import Chunk, ChunkPlayer, pack
 
 
 def chunk_ranges(start: int, total: int, size: int) -> Iterator[tuple[int, int]]:
@@ -39,10 +39,14 @@ class InProcess:
 
     def run(self, ranges: Iterator[tuple[int, int]]) -> Iterator[Chunk]:
         for start, stop in ranges:
-            for index in range(start, stop):
+            if self.stopping:
+                return
+            games = self.player.play_range(start, stop)
+            for index, (line, outcome) in enumerate(games, start):
+                yield pack(index, [line], [outcome])
                 if self.stopping:
+                    games.close()
                     return
-                yield self.player.play(index, index + 1)
 
     def close(self) -> None:
         self.player.close()

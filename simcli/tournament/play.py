@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import logging
 import traceback
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Generator, Mapping, Sequence
+from typing import Any, NamedTuple
 
 from simcli.frozen import freeze, thaw
 from simcli.game import CHANCE, TERMINAL, Game, IllegalMoveError, State
@@ -35,7 +35,22 @@ log = logging.getLogger("simcli.play")
 #: :class:`RemoteSeat`, a strategy process speaking the protocol.
 StrategyFactory = Callable[[], Strategy] | RemoteSeatFactory
 
-__all__ = ["Forfeit", "GameError", "StrategyFactory", "play_game"]
+__all__ = ["Ask", "Forfeit", "GameError", "StrategyFactory", "drive", "game_play", "play_game"]
+
+
+class Ask(NamedTuple):
+    """A decision the game waits for from a strategy process: what :func:`game_play`
+    yields. The driver answers with the checked move, or throws the seat's
+    :class:`Forfeit` into the game."""
+
+    player: RemoteSeat
+    index: int
+    seat: int
+    view: dict[str, Any] | None
+    legal: list[Any]
+
+
+GamePlay = Generator[Ask, Any, dict[str, Any]]
 
 
 def play_game(
@@ -53,6 +68,39 @@ def play_game(
     ``clock`` (see ``clock.py``) enforces a per-move time limit; ``strategy_game`` is
     the game object strategies are handed (default: a fresh instance of the game's
     class, so nothing they do to it reaches the referee's)."""
+    play = game_play(game, options, index, seed, seats, factories, variant, clock, strategy_game)
+    return drive(play)
+
+
+def drive(play: GamePlay) -> dict[str, Any]:
+    """Run one game to its end, asking each strategy process in turn and waiting."""
+    try:
+        ask = next(play)
+        while True:
+            try:
+                move = ask.player.choose(ask.index, ask.seat, ask.view, ask.legal)
+            except Forfeit as forfeit:
+                ask = play.throw(forfeit)
+            else:
+                ask = play.send(move)
+    except StopIteration as stop:
+        return stop.value
+
+
+def game_play(
+    game: Game,
+    options: Mapping[str, Any],
+    index: int,
+    seed: int,
+    seats: Sequence[str],
+    factories: Mapping[str, StrategyFactory],
+    variant: str | None = None,
+    clock: Any = None,
+    strategy_game: Game | None = None,
+) -> GamePlay:
+    """:func:`play_game` as a generator that yields an :class:`Ask` whenever a strategy
+    process must decide, so that a driver can interleave several games (see
+    ``interleave.py``); its value is the record."""
     players = len(seats)
     rng = chance_rng(seed)
     moves: list[Any] = []
@@ -80,7 +128,7 @@ def play_game(
         if strategy_game is None:
             strategy_game = type(game)()
         players_ = _start(strategy_game, index, seed, seats, factories, timed, rules_options)
-        _play_out(state, players_, moves, rng, timed)
+        yield from _play_out(state, players_, moves, rng, timed, index)
         try:
             outcome = state.outcome()
         except Exception as exc:
@@ -135,7 +183,7 @@ def _finish(
         record["detail"] = detail
     for seat, player in enumerate(players):
         if isinstance(player, RemoteSeat):
-            player.end_game(seat, record)
+            player.end_game(record["index"], seat, record)
     return record
 
 
@@ -208,7 +256,9 @@ def _failure(exc: BaseException) -> tuple[str, str]:
     return "exception", describe(exc)
 
 
-def _play_out(state: State, players: list[Any], moves: list[Any], rng: Any, timed: Any) -> None:
+def _play_out(
+    state: State, players: list[Any], moves: list[Any], rng: Any, timed: Any, index: int
+) -> Generator[Ask, Any, None]:
     # The hot loop of every tournament: methods are bound once, and every call into the
     # rules is kept apart from calls into strategies to tell a rules bug from a forfeit.
     record_move = moves.append
@@ -252,7 +302,7 @@ def _play_out(state: State, players: list[Any], moves: list[Any], rng: Any, time
                 snapshot = seen.snapshot() if seen is not None else None
             except Exception as exc:
                 raise GameError(f"{type(exc).__name__}: {exc}") from exc
-            move = players[seat].choose(seat, snapshot, legal)
+            move = yield Ask(players[seat], index, seat, snapshot, legal)
         try:
             apply(move)
         except IllegalMoveError as exc:  # legal_moves offered it: the rules disagree

@@ -56,10 +56,8 @@ def _serve(player: ChunkPlayer, conn: Connection, status) -> None:
         start, stop = task
         lines, outcomes, first = [], [], start
         last_flush = time.monotonic()
-        for index in range(start, stop):
-            if status[2]:  # the parent is stopping: keep what is played, end the range
-                break
-            line, outcome = player.play_one(index)
+        games = player.play_range(start, stop)
+        for line, outcome in games if not status[2] else ():
             lines.append(line)
             outcomes.append(outcome)
             if time.monotonic() - last_flush >= FLUSH_SECONDS:
@@ -67,6 +65,9 @@ def _serve(player: ChunkPlayer, conn: Connection, status) -> None:
                 first += len(outcomes)
                 lines, outcomes = [], []
                 last_flush = time.monotonic()
+            if status[2]:  # the parent is stopping: keep what is played, end the range
+                games.close()
+                break
         if outcomes:
             conn.send(pack(first, lines, outcomes))
         conn.send(("done", start, stop))

@@ -27,6 +27,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import deque
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -48,7 +49,10 @@ STDERR_CAP = 1 << 20
 STDERR_LOG_LINES = 200
 
 
-class _Fault(Exception):
+class StrategyFault(Exception):
+    """A strategy process failed in a way that stops it: ``kind`` is ``crashed``,
+    ``timeout`` or ``protocol``."""
+
     def __init__(self, kind: str, message: str):
         super().__init__(message)
         self.kind = kind
@@ -88,6 +92,7 @@ class StrategyProcess:
         self.label = label
         self.flooded = False
         self._buffer = bytearray()
+        self._outbox: list[bytes] = []
         self._stderr_tail: list[str] = []
         self._private_cwd = None
         if cwd is None:
@@ -106,7 +111,7 @@ class StrategyProcess:
             )
         except (OSError, ValueError, subprocess.SubprocessError) as exc:
             self._cleanup_dir()
-            raise _Fault("crashed", f"cannot start {shlex.join(command)}: {exc}") from None
+            raise StrategyFault("crashed", f"cannot start {shlex.join(command)}: {exc}") from None
         self._in = self.proc.stdin.fileno()
         self._out = self.proc.stdout.fileno()
         os.set_blocking(self._in, False)
@@ -117,17 +122,18 @@ class StrategyProcess:
             self.send(dict(hello), deadline)
             reply = self.receive(deadline, during="the handshake")
             if reply["type"] == "error":
-                raise _Fault("protocol", f"refused the handshake: {reply.get('message')}")
+                raise StrategyFault("protocol", f"refused the handshake: {reply.get('message')}")
             if reply["type"] != "ready" or reply.get("protocol") != PROTOCOL_VERSION:
-                raise _Fault(
+                raise StrategyFault(
                     "protocol",
                     f"answered hello with {quote(encode(reply)[:-1])}, expected "
                     f'{{"type": "ready", "protocol": {PROTOCOL_VERSION}}}',
                 )
-        except _Fault:
+        except StrategyFault:
             self.stop()
             raise
         self.wants_view = reply.get("wants_view", True) is not False
+        self.interleaves = reply.get("interleave") is True
 
     # -- pipes ---------------------------------------------------------------------
 
@@ -153,8 +159,20 @@ class StrategyProcess:
                 elif lines == STDERR_LOG_LINES + 1:
                     log.info("strategy %s: (further standard error not logged)", self.label)
 
+    def queue(self, message: dict[str, Any]) -> None:
+        """Add a message to what :meth:`flush` sends next."""
+        self._outbox.append(encode(message))
+
     def send(self, message: dict[str, Any], deadline: float) -> None:
-        data = memoryview(encode(message))
+        """Send ``message`` (and anything queued before it) now."""
+        self.queue(message)
+        self.flush(deadline)
+
+    def flush(self, deadline: float) -> None:
+        if not self._outbox:
+            return
+        data = memoryview(b"".join(self._outbox))
+        self._outbox.clear()
         while data:
             try:
                 written = os.write(self._in, data)
@@ -166,7 +184,7 @@ class StrategyProcess:
             data = data[written:]
 
     def receive(self, deadline: float, during: str = "its move") -> dict[str, Any]:
-        """The next message; raises :class:`_Fault` for a late, missing or bad one."""
+        """The next message; raises :class:`StrategyFault` for a late, missing or bad one."""
         buffer = self._buffer
         while True:
             end = buffer.find(b"\n")
@@ -176,14 +194,39 @@ class StrategyProcess:
                 try:
                     return decode(line)
                 except ProtocolError as exc:
-                    raise _Fault("protocol", f"wrote {exc} during {during}") from None
+                    raise StrategyFault("protocol", f"wrote {exc} during {during}") from None
             if len(buffer) > MAX_LINE:
-                raise _Fault("protocol", f"wrote a line longer than {MAX_LINE} bytes")
+                raise StrategyFault("protocol", f"wrote a line longer than {MAX_LINE} bytes")
             self._wait(self._out, select.POLLIN, deadline, during)
             chunk = os.read(self._out, 1 << 16)
             if not chunk:
                 raise self._gone(during)
             buffer += chunk
+
+    @property
+    def stdout(self) -> int:
+        return self._out
+
+    def available(self) -> list[dict[str, Any]]:
+        """The messages that have arrived (reads what is there; call after a poll said
+        the output is readable). Raises :class:`StrategyFault` at the end of the output or
+        for a line that is not a message."""
+        chunk = os.read(self._out, 1 << 16)
+        if not chunk:
+            raise self._gone()
+        buffer = self._buffer
+        buffer += chunk
+        messages = []
+        while (end := buffer.find(b"\n")) >= 0:
+            line = bytes(buffer[:end])
+            del buffer[: end + 1]
+            try:
+                messages.append(decode(line))
+            except ProtocolError as exc:
+                raise StrategyFault("protocol", f"wrote {exc} during its move") from None
+        if len(buffer) > MAX_LINE:
+            raise StrategyFault("protocol", f"wrote a line longer than {MAX_LINE} bytes")
+        return messages
 
     def _wait(self, fd: int, event: int, deadline: float, during: str = "its move") -> None:
         poller = select.poll()
@@ -191,23 +234,25 @@ class StrategyProcess:
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
-                raise _Fault("timeout", f"no answer within the time limit during {during}")
+                raise StrategyFault("timeout", f"no answer within the time limit during {during}")
             if poller.poll(min(left, 3600.0) * 1000):
                 return
 
-    def _gone(self, during: str = "its move") -> _Fault:
+    def _gone(self, during: str = "its move") -> StrategyFault:
         """The fault for a closed pipe: why the process went away."""
         try:
             code = self.proc.wait(timeout=2.0)
         except subprocess.TimeoutExpired:
             self._kill()
-            return _Fault("protocol", f"closed its standard output during {during}")
+            return StrategyFault("protocol", f"closed its standard output during {during}")
         self._drain.join(timeout=1.0)
         if self.flooded:
-            return _Fault("protocol", f"wrote more than {STDERR_CAP} bytes to standard error")
+            return StrategyFault(
+                "protocol", f"wrote more than {STDERR_CAP} bytes to standard error"
+            )
         how = f"was killed by signal {-code}" if code < 0 else f"exited with code {code}"
         tail = f" (stderr: {self._stderr_tail[0][:200]})" if self._stderr_tail else ""
-        return _Fault("crashed", f"strategy process {how} during {during}{tail}")
+        return StrategyFault("crashed", f"strategy process {how} during {during}{tail}")
 
     # -- life ----------------------------------------------------------------------
 
@@ -225,7 +270,7 @@ class StrategyProcess:
         if self.alive():
             try:
                 self.send({"type": "quit"}, time.monotonic() + 0.2)
-            except _Fault:
+            except StrategyFault:
                 pass
             try:
                 self.proc.wait(timeout=grace)
@@ -253,56 +298,82 @@ class StrategyProcess:
 
 
 class RemoteSeat:
-    """The player of one seat whose strategy runs in a process (see the module doc)."""
+    """The player of one seat whose strategy runs in a process (see the module doc).
+
+    Requests are answered in the order they were sent, so a driver may have several
+    games waiting on one process (``pending``, oldest first: see ``interleave.py``)."""
 
     def __init__(self, factory: RemoteSeatFactory, seat: int):
         self.factory = factory
         self.seat = seat
         self.process: StrategyProcess | None = None
         self.seen: set[int] = set()  # the seat seeds (deals) this process has played
+        self.active: set[int] = set()  # games started and not ended on this process
+        self.pending: deque[Any] = deque()  # what waits for an answer, oldest first
         self.options_sent: Any = None
-        self.index = -1
-        self.failure: _Fault | None = None
 
     @property
     def wants_view(self) -> bool:
         return self.process is None or self.process.wants_view
 
-    def start_game(self, index: int, seat: int, seed: int, options: Mapping[str, Any]) -> None:
-        self.index = index
-        self.failure = None
+    @property
+    def interleaves(self) -> bool:
+        """Whether the program said it can play several games at once."""
+        return self.process is not None and self.process.interleaves
+
+    def needs_fresh_process(self, seed: int) -> bool:
+        """Whether starting a game with this seat seed means a new process (the old one
+        has seen this deal, or is gone)."""
         process = self.process
-        if process is not None and (not process.alive() or seed in self.seen):
+        return process is not None and (not process.alive() or seed in self.seen)
+
+    def start_game(self, index: int, seat: int, seed: int, options: Mapping[str, Any]) -> None:
+        if self.needs_fresh_process(seed):
             self.close()
-            process = None
+        process = self.process
         try:
             if process is None:
                 process = self.process = self.factory.spawn(options)
-                self.seen = set()
                 self.options_sent = options
             message: dict[str, Any] = {"type": "start", "index": index, "seat": seat, "seed": seed}
             if options != self.options_sent:
                 message["options"] = dict(options)
                 self.options_sent = options
-            process.send(message, time.monotonic() + HANDSHAKE_SECONDS)
-        except _Fault as fault:
+            process.queue(message)  # goes out with the game's first request
+        except StrategyFault as fault:
             self.close()
             raise Forfeit(seat, fault.kind, fault.message) from None
         self.seen.add(seed)
+        self.active.add(index)
 
-    def choose(self, seat: int, view: Any, legal: list[Any]) -> Any:
-        process = self.process
-        assert process is not None
-        limit = self.factory.move_seconds
-        request: dict[str, Any] = {"type": "choose", "index": self.index, "seat": seat}
+    def request(self, index: int, seat: int, view: Any, legal: list[Any]) -> None:
+        """Queue a choose request (sent by the process's next ``flush``)."""
+        message: dict[str, Any] = {"type": "choose", "index": index, "seat": seat}
         if view is not None:
-            request["view"] = view
-        request["legal"] = legal
+            message["view"] = view
+        message["legal"] = legal
+        assert self.process is not None
+        self.process.queue(message)
+
+    def choose(self, index: int, seat: int, view: Any, legal: list[Any]) -> Any:
+        """Ask for a move and wait for it: the checked legal move, or the seat's
+        :class:`Forfeit` (a process that failed is stopped)."""
         try:
-            deadline = time.monotonic() + limit
-            process.send(request, deadline)
-            reply = process.receive(deadline)
-            kind = reply["type"]
+            deadline = time.monotonic() + self.factory.move_seconds
+            self.request(index, seat, view, legal)
+            assert self.process is not None
+            self.process.flush(deadline)
+            return self.answer(seat, self.process.receive(deadline), legal)
+        except StrategyFault as fault:
+            self.close()
+            message = "move time limit exceeded" if fault.kind == "timeout" else fault.message
+            raise Forfeit(seat, fault.kind, message) from None
+
+    def answer(self, seat: int, reply: dict[str, Any], legal: list[Any]) -> Any:
+        """The legal move a reply names; :class:`Forfeit` for an error or an illegal
+        answer (the process goes on), :class:`StrategyFault` for a reply that is no answer."""
+        kind = reply["type"]
+        try:
             if kind == "move":
                 if "index" in reply and "move" not in reply:
                     i = reply["index"]
@@ -310,44 +381,36 @@ class RemoteSeat:
                         raise IllegalAnswer(f"index {short(i)} is not a legal move")
                     return legal[i]
                 return find_move(legal, reply.get("move"))
-            if kind == "error":
-                err = reply.get("kind")
-                kind_ = err if err in ("exception", "illegal_move") else "exception"
-                return self._forfeit(seat, kind_, str(reply.get("message", ""))[:500], keep=True)
-            raise _Fault("protocol", f"answered a choose request with a {kind!r} message")
         except IllegalAnswer as exc:
-            return self._forfeit(seat, "illegal_move", str(exc), keep=True)
-        except _Fault as fault:
-            if fault.kind == "timeout":
-                fault.message = "move time limit exceeded"
-            return self._forfeit(seat, fault.kind, fault.message, keep=False)
+            raise Forfeit(seat, "illegal_move", str(exc)) from None
+        if kind == "error":
+            err = reply.get("kind")
+            err = err if err in ("exception", "illegal_move") else "exception"
+            raise Forfeit(seat, err, str(reply.get("message", ""))[:500])
+        raise StrategyFault("protocol", f"answered a choose request with a {kind!r} message")
 
-    def _forfeit(self, seat: int, kind: str, message: str, keep: bool) -> Any:
-        if not keep:
-            self.close()
-        raise Forfeit(seat, kind, message)
-
-    def end_game(self, seat: int, record: Mapping[str, Any]) -> None:
+    def end_game(self, index: int, seat: int, record: Mapping[str, Any]) -> None:
+        self.active.discard(index)
         process = self.process
         if process is None or not process.alive():
             return
         notice = {
             "type": "end",
-            "index": self.index,
+            "index": index,
             "seat": seat,
             "scores": record.get("scores"),
             "winners": record.get("winners"),
             "termination": record.get("termination"),
         }
-        try:
-            process.send(notice, time.monotonic() + 5.0)
-        except _Fault:
-            self.close()
+        process.queue(notice)  # goes out with the next message
 
     def close(self) -> None:
         if self.process is not None:
             self.process.stop()
             self.process = None
+        self.seen = set()
+        self.active = set()
+        self.pending.clear()
 
 
 class RemoteSeatFactory:
@@ -375,6 +438,9 @@ class RemoteSeatFactory:
         self.memory_limit = memory_limit
         self.cwd = cwd
         self.seats: dict[int, RemoteSeat] = {}
+        #: Whether its processes play several games at once (known from the handshake;
+        #: the Python client does).
+        self.interleaves = command[1:3] == ["-m", "simcli.protocol.client"]
 
     def for_seat(self, seat: int) -> RemoteSeat:
         player = self.seats.get(seat)
@@ -394,13 +460,15 @@ class RemoteSeatFactory:
         }
 
     def spawn(self, options: Mapping[str, Any]) -> StrategyProcess:
-        return StrategyProcess(
+        process = StrategyProcess(
             self.name,
             self.command,
             self.hello(options),
             cwd=self.cwd,
             memory_limit=self.memory_limit,
         )
+        self.interleaves = process.interleaves
+        return process
 
     def close(self) -> None:
         for player in self.seats.values():
@@ -412,5 +480,5 @@ def check_handshake(factory: RemoteSeatFactory, options: Mapping[str, Any]) -> N
     reason when that fails (``simcli validate`` and ``run`` call this before any game)."""
     try:
         factory.spawn(options).stop()
-    except _Fault as fault:
+    except StrategyFault as fault:
         raise ValueError(fault.message) from None

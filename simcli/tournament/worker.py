@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import time
 import traceback
+from collections.abc import Iterator
 from functools import partial
 from typing import Any, NamedTuple
 
 from simcli.config import Config
 from simcli.records import SCHEMA_VERSION, dumps
-from simcli.seeding import chance_rng
+from simcli.seeding import chance_rng, derive_seed
 from simcli.tournament.clock import make_clock
-from simcli.tournament.play import StrategyFactory, play_game
+from simcli.tournament.interleave import WINDOW, Job, interleave
+from simcli.tournament.play import GamePlay, StrategyFactory, drive, game_play
 from simcli.tournament.remote import (
     RemoteSeatFactory,
     check_handshake,
@@ -65,11 +67,9 @@ class ChunkPlayer:
         self.clock = _TrackedClock(clock, status) if tracked else clock
         self.status = status
 
-    def play_one(self, index: int) -> tuple[str, Outcome]:
+    def game_play(self, index: int) -> GamePlay:
         spec = self.schedule.spec(index)
-        if self.status is not None:
-            self.status[0] = index
-        record = play_game(
+        return game_play(
             self.games[spec.variant],
             self.config.options_for(spec.variant),
             index,
@@ -80,16 +80,52 @@ class ChunkPlayer:
             clock=self.clock,
             strategy_game=self.strategy_games[spec.variant],
         )
-        add_game_source(record, self.sources[spec.variant])
+
+    def record(self, index: int) -> dict[str, Any]:
+        """Play game ``index`` alone and return its record."""
+        if self.status is not None:
+            self.status[0] = index
+        return drive(self.game_play(index))
+
+    def line(self, record: dict[str, Any]) -> tuple[str, Outcome]:
+        add_game_source(record, self.sources[record.get("variant")])
         outcome = Outcome(
             record["seats"], record["winners"], record["scores"], record["termination"]
         )
         return dumps(record), outcome
 
+    def play_one(self, index: int) -> tuple[str, Outcome]:
+        return self.line(self.record(index))
+
+    def play_range(self, start: int, stop: int) -> Iterator[tuple[str, Outcome]]:
+        """Games ``start .. stop - 1`` in order: several at once when every strategy
+        process can interleave games and no move time limit applies (see
+        ``interleave.py``), else one at a time."""
+        remote = [f for f in self.factories.values() if isinstance(f, RemoteSeatFactory)]
+        if not remote or self.config.move_time_limit or not all(f.interleaves for f in remote):
+            for index in range(start, stop):
+                yield self.play_one(index)
+            return
+        for _, record in interleave(
+            (self._job(index) for index in range(start, stop)),
+            WINDOW,
+            self.record,
+            self.close,
+        ):
+            yield self.line(record)
+
+    def _job(self, index: int) -> Job:
+        spec = self.schedule.spec(index)
+        seeds = [
+            (factory.for_seat(seat), derive_seed(spec.seed, "seat", seat))
+            for seat, name in enumerate(spec.seats)
+            if isinstance(factory := self.factories[name], RemoteSeatFactory)
+        ]
+        return Job(index, partial(self.game_play, index), seeds)
+
     def play(self, start: int, stop: int) -> Chunk:
         lines, outcomes = [], []
-        for index in range(start, stop):
-            line, outcome = self.play_one(index)
+        for line, outcome in self.play_range(start, stop):
             lines.append(line)
             outcomes.append(outcome)
         return pack(start, lines, outcomes)
