@@ -16,7 +16,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from simcli.frozen import FrozenDict, freeze
+from simcli.frozen import freeze
 from simcli.game import TERMINAL, Game, IllegalMoveError, Option, Outcome, State
 
 SIZE = 5  # tiles per side
@@ -198,20 +198,18 @@ class Libraria(Game):
     description = "Place counters on the corners of a 5x5 bookshelf; majorities score books."
     player_counts = (2,)
     scalar_moves = True  # a move is a spot number
-    options = FrozenDict(
-        {
-            "opening": Option(
-                default="two_counters",
-                choices=("two_counters", "one_counter"),
-                doc="seat 1's first turn places two counters (rulebook) or one",
-            ),
-            "tiebreak": Option(
-                default="none",
-                choices=("none", "first_player"),
-                doc="equal totals are a draw (rulebook) or a win for the starting player",
-            ),
-        }
-    )
+    options = {
+        "opening": Option(
+            default="two_counters",
+            choices=("two_counters", "one_counter"),
+            doc="seat 1's first turn places two counters (rulebook) or one",
+        ),
+        "tiebreak": Option(
+            default="none",
+            choices=("none", "first_player"),
+            doc="equal totals are a draw (rulebook) or a win for the starting player",
+        ),
+    }
 
     def sample_setup(
         self, players: int, options: Mapping[str, Any], rng: random.Random

@@ -17,7 +17,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from simcli.errors import GameOptionError
-from simcli.frozen import FrozenDict
 from simcli.game import Game, IllegalMoveError, Option, State
 from simcli.games.adas_library.components import (
     CARD_TYPES,
@@ -58,26 +57,24 @@ class AdasLibrary(Game):
     )
     player_counts = (2, 4)
     perfect_information = False
-    options = FrozenDict(
-        {
-            "max_turns": Option(
-                default=400,
-                kind=int,
-                minimum=1,
-                doc="player turns (plays and discards, all seats together) before a draw",
-            ),
-            "data_file": Option(
-                default="",
-                doc="replacement component file (YAML or JSON: card split, tiles, colours); "
-                "empty = the built-in simcli/games/data/adas_library.yaml",
-            ),
-            "components": Option(
-                default=None,
-                doc="the component data itself; filled in from data_file when options are "
-                "resolved (so records replay without the file); may be given inline instead",
-            ),
-        }
-    )
+    options = {
+        "max_turns": Option(
+            default=400,
+            kind=int,
+            minimum=1,
+            doc="player turns (plays and discards, all seats together) before a draw",
+        ),
+        "data_file": Option(
+            default="",
+            doc="replacement component file (YAML or JSON: card split, tiles, colours); "
+            "empty = the built-in simcli/games/data/adas_library.yaml",
+        ),
+        "components": Option(
+            default=None,
+            doc="the component data itself; filled in from data_file when options are "
+            "resolved (so records replay without the file); may be given inline instead",
+        ),
+    }
 
     # -- options --------------------------------------------------------------------
 

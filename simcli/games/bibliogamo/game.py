@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from simcli.errors import GameOptionError
-from simcli.frozen import FrozenDict, freeze
+from simcli.frozen import freeze
 from simcli.game import Game, IllegalMoveError, Option, State
 from simcli.games.bibliogamo.components import Components, load_components
 from simcli.games.bibliogamo.state import FLORINS_PER_VP, BibliogamoState
@@ -50,27 +50,25 @@ class Bibliogamo(Game):
     )
     player_counts = (1,)
     perfect_information = False
-    options = FrozenDict(
-        {
-            "components": Option(
-                default=None,
-                doc="YAML file with replacement components (track, towers, cards, prestige "
-                "cards, starting florins); default: the packaged, partly reconstructed data",
-            ),
-            "prestige": Option(
-                default="deal",
-                choices=("deal", "choose"),
-                doc="the Prestige Collection card is dealt at random in the setup, or chosen "
-                "by the player as the first move",
-            ),
-            "block_scope": Option(
-                default="hire",
-                choices=("hire", "any"),
-                doc="phase 3's blocked artisan stops cards from being played for artisans "
-                "(they may still pay for a hire), or from any use in a hire",
-            ),
-        }
-    )
+    options = {
+        "components": Option(
+            default=None,
+            doc="YAML file with replacement components (track, towers, cards, prestige "
+            "cards, starting florins); default: the packaged, partly reconstructed data",
+        ),
+        "prestige": Option(
+            default="deal",
+            choices=("deal", "choose"),
+            doc="the Prestige Collection card is dealt at random in the setup, or chosen "
+            "by the player as the first move",
+        ),
+        "block_scope": Option(
+            default="hire",
+            choices=("hire", "any"),
+            doc="phase 3's blocked artisan stops cards from being played for artisans "
+            "(they may still pay for a hire), or from any use in a hire",
+        ),
+    }
 
     def __init__(self) -> None:
         self._components: dict[str | None, Components] = {}

@@ -8,7 +8,6 @@ from types import MappingProxyType
 from typing import Any
 
 from simcli.errors import GameOptionError
-from simcli.frozen import FrozenDict
 from simcli.game import Game, IllegalMoveError, Option, State
 from simcli.games.ex_libris.components import Components, load_components
 from simcli.games.ex_libris.snapshot import rebuild
@@ -27,37 +26,33 @@ class ExLibris(Game):
     )
     player_counts = PLAYER_COUNTS
     perfect_information = False
-    options = FrozenDict(
-        {
-            "mode": Option(
-                default="beginner",
-                choices=("beginner", "advanced"),
-                doc="beginner: basic libraries, 3 standard assistants; advanced: library choice, "
-                "2 standard assistants and a special assistant",
-            ),
-            "final_round_trigger": Option(
-                default="auto",
-                doc="shelved cards that trigger the final round: 'auto' (13/12/11 for 2/3/4 "
-                "players), an integer, or a mapping player count -> integer",
-            ),
-            "max_rounds": Option(
-                default=20,
-                kind=int,
-                minimum=1,
-                doc="safety net: after this many rounds the game is scored as it stands "
-                "(termination move_limit)",
-            ),
-            "books_file": Option(
-                default=None, doc="replacement book-card YAML file (null: built in)"
-            ),
-            "locations_file": Option(
-                default=None, doc="replacement location-tile YAML file (null: built in)"
-            ),
-            "libraries_file": Option(
-                default=None, doc="replacement library-tile YAML file (null: built in)"
-            ),
-        }
-    )
+    options = {
+        "mode": Option(
+            default="beginner",
+            choices=("beginner", "advanced"),
+            doc="beginner: basic libraries, 3 standard assistants; advanced: library choice, "
+            "2 standard assistants and a special assistant",
+        ),
+        "final_round_trigger": Option(
+            default="auto",
+            doc="shelved cards that trigger the final round: 'auto' (13/12/11 for 2/3/4 "
+            "players), an integer, or a mapping player count -> integer",
+        ),
+        "max_rounds": Option(
+            default=20,
+            kind=int,
+            minimum=1,
+            doc="safety net: after this many rounds the game is scored as it stands "
+            "(termination move_limit)",
+        ),
+        "books_file": Option(default=None, doc="replacement book-card YAML file (null: built in)"),
+        "locations_file": Option(
+            default=None, doc="replacement location-tile YAML file (null: built in)"
+        ),
+        "libraries_file": Option(
+            default=None, doc="replacement library-tile YAML file (null: built in)"
+        ),
+    }
 
     def __init__(self) -> None:
         self._components: dict[tuple, Components] = {}

@@ -6,7 +6,6 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from simcli.frozen import FrozenDict
 from simcli.game import Game, IllegalMoveError, Option, State
 from simcli.games.library.board import entrances
 from simcli.games.library.routes import INF, nearest, push_distance
@@ -23,33 +22,31 @@ class Library(Game):
         "to your own entrance."
     )
     player_counts = (2, 4)
-    options = FrozenDict(
-        {
-            "plate_pulls_sphere": Option(
-                default=True,
-                choices=(True, False),
-                doc="a plate laid next to the sphere pulls it on and it keeps rolling (rule text)",
-            ),
-            "only_mover_wins": Option(
-                default=False,
-                choices=(False, True),
-                doc="the sphere on an entrance wins only for the player who moved it "
-                "(default: for the entrance's owner, whoever moved it)",
-            ),
-            "no_push_back": Option(
-                default="after_push",
-                choices=("after_push", "after_any_roll"),
-                doc="which sphere moves forbid the next player to push it back to where it was: "
-                "only Push Sphere, or also a pulling plate and a crush",
-            ),
-            "max_turns": Option(
-                default=300,
-                kind=int,
-                minimum=1,
-                doc="actions in total (all players) before the game ends in a draw",
-            ),
-        }
-    )
+    options = {
+        "plate_pulls_sphere": Option(
+            default=True,
+            choices=(True, False),
+            doc="a plate laid next to the sphere pulls it on and it keeps rolling (rule text)",
+        ),
+        "only_mover_wins": Option(
+            default=False,
+            choices=(False, True),
+            doc="the sphere on an entrance wins only for the player who moved it "
+            "(default: for the entrance's owner, whoever moved it)",
+        ),
+        "no_push_back": Option(
+            default="after_push",
+            choices=("after_push", "after_any_roll"),
+            doc="which sphere moves forbid the next player to push it back to where it was: "
+            "only Push Sphere, or also a pulling plate and a crush",
+        ),
+        "max_turns": Option(
+            default=300,
+            kind=int,
+            minimum=1,
+            doc="actions in total (all players) before the game ends in a draw",
+        ),
+    }
     perfect_information = True
     scalar_moves = True  # moves are strings
 
