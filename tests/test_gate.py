@@ -131,6 +131,8 @@ def test_gate_passes_a_stronger_candidate_and_fails_a_weaker_one(tmp_path) -> No
     result, out, junit = _gate(tmp_path, "random", "greedy")
     assert result.exit_code == 1, result.output
     assert "FAILED: H0 accepted" in result.output
+    assert "the data favour elo0 = 0 over elo1 = 10" in result.output
+    assert "regressed" not in result.output
     failure = ET.parse(junit).getroot().find("testsuite/testcase/failure")
     assert failure is not None and failure.get("type") == "fail"
 
@@ -273,3 +275,18 @@ def test_assertion_config_errors(tmp_path) -> None:
         result = CliRunner().invoke(cli, ["validate", str(path)])
         assert result.exit_code == 2, (bad, result.output)
         assert message in result.output and "a.yaml:8" in result.output
+
+
+def test_verdicts_are_worded_relative_to_the_bounds() -> None:
+    from simcli.cli.gate import verdict_text
+    from simcli.config import GateSpec
+
+    spec = GateSpec("new", "old", elo0=0, elo1=10)
+    h0 = verdict_text(spec, "H0")
+    # with bounds 0/10 a +5 candidate fails half the time: never call it a regression
+    assert h0.startswith("FAILED: H0 accepted: new is not shown to be at elo1 = 10")
+    assert "the data favour elo0 = 0 over elo1 = 10" in h0 and "regress" not in h0
+    h1 = verdict_text(GateSpec("new", "old", elo0=-1.75, elo1=0.25), "H1")
+    assert "the data favour elo1 = 0.25 over elo0 = -1.75" in h1 and "not weaker" not in h1
+    # the multi-player gate's scale is named as what it is
+    assert "not head-to-head Elo" in verdict_text(spec, "H1", two_player=False)

@@ -96,10 +96,9 @@ def summarize(observer, games: int, interrupted: bool = False) -> tuple[str, int
         f"{label} {n}" for label, n in zip(observer.labels, observer.counts, strict=True)
     )
     unit = "pairs" if len(observer.counts) == 5 else "seeds"
-    if st.verdict == "H1":
-        verdict, code = f"PASSED: H1 accepted ({spec.candidate} is not weaker)", PASSED
-    elif st.verdict == "H0":
-        verdict, code = f"FAILED: H0 accepted ({spec.candidate} regressed)", REGRESSION
+    if st.verdict in ("H1", "H0"):
+        verdict = verdict_text(spec, st.verdict, two_player=len(observer.counts) == 5)
+        code = PASSED if st.verdict == "H1" else REGRESSION
     elif interrupted:
         verdict, code = f"INTERRUPTED after {games} games, before a decision", 130
     else:
@@ -112,12 +111,26 @@ def summarize(observer, games: int, interrupted: bool = False) -> tuple[str, int
             else ""
         ),
         f"{unit}: {counts}",
-        _elo_line(estimate),
+        _elo_line(estimate, two_player=len(observer.counts) == 5),
         f"LLR {st.llr:+.3f} (bounds {st.lower:+.3f}, {st.upper:+.3f}; elo0 {spec.elo0:g}, "
         f"elo1 {spec.elo1:g}, alpha {spec.alpha:g}, beta {spec.beta:g})",
         verdict,
     ]
     return verdict, code, "\n".join(lines)
+
+
+def verdict_text(spec, verdict: str, *, two_player: bool = True) -> str:
+    """The verdict relative to the bounds: an SPRT only says which of elo0 and elo1 the
+    data favour, not that the candidate "regressed" or "is not weaker"."""
+    scale = "Elo" if two_player else "per-seed logistic units (not head-to-head Elo)"
+    who = f"{spec.candidate} - {spec.baseline}"
+    e0, e1 = f"{spec.elo0:g}", f"{spec.elo1:g}"
+    if verdict == "H1":
+        return f"PASSED: H1 accepted: the data favour elo1 = {e1} over elo0 = {e0} ({who}, {scale})"
+    return (
+        f"FAILED: H0 accepted: {spec.candidate} is not shown to be at elo1 = {e1}; the data "
+        f"favour elo0 = {e0} over elo1 = {e1} ({who}, {scale})"
+    )
 
 
 def _save(target: Path, observer, verdict: str) -> None:
@@ -147,13 +160,14 @@ def _save(target: Path, observer, verdict: str) -> None:
     )
 
 
-def _elo_line(estimate) -> str:
+def _elo_line(estimate, *, two_player: bool = True) -> str:
     import math
 
+    name = "Elo" if two_player else "Per-seed logistic score (not head-to-head Elo)"
     if not math.isfinite(estimate.elo):
         side = "won" if estimate.elo > 0 else "lost"
         return (
-            f"Elo {estimate.elo:+} (every counted {side}: no finite estimate), "
+            f"{name} {estimate.elo:+} (every counted {side}: no finite estimate), "
             f"LOS {estimate.los:.1%}"
         )
-    return f"Elo {estimate.elo:+.1f} ± {estimate.margin:.1f} (95%), LOS {estimate.los:.1%}"
+    return f"{name} {estimate.elo:+.1f} ± {estimate.margin:.1f} (95%), LOS {estimate.los:.1%}"

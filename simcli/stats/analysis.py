@@ -413,7 +413,8 @@ def _ratings(g: GroupTally, ctx: _Context, label: str, names: list[str], out: di
         gap = elo_diff(fit, best, second, ctx.confidence)
         out["_descriptive"].append(
             f"{label}: highest rating {best}, {W.num_ci(gap.to_dict(), 0, sign=True)} Elo "
-            f"over the next, {second} ({model})."
+            f"over the next, {second} ({model}; descriptive: the two were picked for ranking "
+            f"first and second, and the interval does not allow for that selection)."
         )
     return fit, pending
 
@@ -724,7 +725,7 @@ def _variant_comparison(agg: Aggregator, groups: list[dict], ctx: _Context) -> l
                 "players": players,
                 "variants": [grp["variant"] for grp in grps],
                 "table": table,
-                "seat1_rates": [
+                "seat0_rates": [
                     {"variant": v, "rate": grp["seat_bias"]["seats"][0]["decisive_rate"]}
                     for (r, v), grp in zip(rates, grps, strict=True)
                 ],

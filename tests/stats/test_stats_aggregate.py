@@ -276,6 +276,10 @@ def test_variants_are_groups_with_homogeneity_test():
     assert [g["variant"] for g in s["groups"]] == ["fair", "skewed", "mild"]
     comp = s["variant_comparison"][0]
     assert comp["variants"] == ["fair", "skewed", "mild"]
+    # seat0_rates holds seat 0's share of decisive wins (once mislabelled seat1_rates)
+    for row, grp in zip(comp["seat0_rates"], s["groups"], strict=True):
+        seat0 = grp["seat_bias"]["seats"][0]
+        assert row["rate"]["estimate"] == seat0["decisive_wins"] / grp["seat_bias"]["decisive"]
     table = np.array(comp["table"])
     assert comp["test"]["p_value"] == pytest.approx(
         stats.chi2_contingency(table, correction=False).pvalue
