@@ -106,8 +106,16 @@ def build_document(summary: dict, *, detail: bool = True) -> Document:
     corr = s["correction"]
     if corr["tests"]:
         intro += (
-            f"All {corr['tests']} p-values of this report are one family, adjusted with "
-            f"{corr['name']}; 'significant' means adjusted p <= {corr['alpha']:g}."
+            f"The {corr['tests']} p-values of the headline tests (one seat test per group, "
+            f"the variant comparisons and the solitaire comparisons) are one family, "
+            f"adjusted with {corr['name']}; 'significant' means adjusted p <= "
+            f"{corr['alpha']:g}."
+        )
+    if corr.get("descriptive_tests"):
+        intro += (
+            f" {corr['descriptive_tests']} further p-values (pooled, model-based and "
+            "per-strategy seat tests of the same question) are descriptive figures, "
+            "not corrected and never called significant."
         )
     if run.get("status"):
         intro += f" Run status: {run['status']}."
@@ -142,7 +150,13 @@ def build_document(summary: dict, *, detail: bool = True) -> Document:
         doc.add(Heading(2, "All tests"))
         rows = []
         for e in s["tests"]:
-            sig = W.NA if e["significant"] is None else ("yes" if e["significant"] else "no")
+            sig = (
+                "descriptive"
+                if not e.get("in_family", True)
+                else W.NA
+                if e["significant"] is None
+                else ("yes" if e["significant"] else "no")
+            )
             rows.append(
                 [
                     e["id"],
@@ -313,8 +327,20 @@ def _multi(doc: Document, grp: dict, detail: bool) -> None:
                 f"{sb['shared_first']} shared first places",
             )
         )
-        sentences = [sb["test"]["sentence"]]
-        if sb.get("pairs") and sb["pairs"].get("test"):
+        sentences = []
+        if sb.get("headline"):
+            sentences.append(sb["headline"]["sentence"])
+        if sb.get("detectable"):
+            sentences.append(sb["detectable"]["sentence"])
+        sentences.append(sb["test"]["sentence"])
+        strat = (sb.get("stratified") or {}).get("test")
+        if strat and strat["id"] != sb.get("headline", {}).get("id"):
+            sentences.append(strat["sentence"])
+        if (
+            sb.get("pairs")
+            and sb["pairs"].get("test")
+            and sb["pairs"]["test"]["id"] != sb.get("headline", {}).get("id")
+        ):
             sentences.append(sb["pairs"]["test"]["sentence"])
         elif sb.get("pairs") and sb["pairs"].get("note"):
             sentences.append(f"Seat-swapped pairs: {sb['pairs']['note']}.")

@@ -183,10 +183,13 @@ def test_report_text_sentences_and_correction(tmp_path):
     )
     s, out = _check_all_formats(tmp_path, recs, correction="holm")
     m = s["correction"]["tests"]
-    assert m >= 4
+    assert m == 1  # the headline seat test of the one group
     seat = s["groups"][0]["seat_bias"]["test"]["sentence"]
     assert re.search(r"seat 0 wins \d+\.\d% \[\d+\.\d%, \d+\.\d%\] of \d+ decisive games", seat)
-    assert f"after correction for {m} tests (Holm" in seat
+    assert "(descriptive: pooled over strategies" in seat
+    headline = s["groups"][0]["seat_bias"]["headline"]["sentence"]
+    assert "headline seat test: in 300 seat-swapped pairs" in headline
+    assert "significant at 0.05 (the only test)" in headline
     assert s["settings"]["correction"] == "holm"
     assert "Findings" in out["printed"]
 
