@@ -290,6 +290,8 @@ def _multi(doc: Document, grp: dict, detail: bool) -> None:
         )
     elif rt and rt.get("ratings"):
         model = "Bradley-Terry" if rt["model"] == "bradley-terry" else "Plackett-Luce"
+        if rt.get("ties"):
+            model += " with ties (Davidson)"
         doc.add(Heading(3, f"Ratings ({model}, Elo, anchor {', '.join(rt['anchors']) or '-'} = 0)"))
         rows = []
         for r in rt["ratings"]:
@@ -301,6 +303,25 @@ def _multi(doc: Document, grp: dict, detail: bool) -> None:
             rows.append([r["name"], W.signed(r["elo"]), ci, W.num(r["se"], 1)])
         level = round(s_conf(grp) * 100)
         doc.add(Table(["strategy", "Elo", f"{level}% interval", "se"], rows))
+        ties = rt.get("ties") or []
+        if ties:
+            parts = [
+                f"tied groups of {t['size']}: delta {W.num(t['delta'], 3)}"
+                + (f" [{W.num(t['low'], 3)}, {W.num(t['high'], 3)}]" if t.get("low") else "")
+                for t in ties
+            ]
+            extra = ""
+            if grp["players"] == 2 and ties[0]["size"] == 2:
+                nu = ties[0]["delta"]
+                extra = f"; between equal strategies {W.pct(nu / (2 + nu))} of games are drawn"
+            doc.add(
+                Para(
+                    "Ties are modelled, not split: Davidson tie parameters, "
+                    + ", ".join(parts)
+                    + extra
+                    + ". Elo differences are on the scale of decisive games."
+                )
+            )
         if rt.get("notes"):
             doc.add(Bullets([f"Note: {n}" for n in rt["notes"]]))
     elif rt and rt.get("note"):

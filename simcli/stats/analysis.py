@@ -21,7 +21,13 @@ from simcli.stats import wording as W
 from simcli.stats.aggregate import Aggregator, GroupTally, moments_of_counter
 from simcli.stats.distribution import counter_summary
 from simcli.stats.intervals import CI_METHOD_NAMES, CI_METHODS, Interval, binom_ci, t_interval
-from simcli.stats.ratings import RatingFit, elo_diff, expected_score, fit_with_seat_test
+from simcli.stats.ratings import (
+    AllTied,
+    RatingFit,
+    elo_diff,
+    expected_score,
+    fit_with_seat_test,
+)
 from simcli.stats.seat_tests import (
     detectable_sign,
     detectable_stratified,
@@ -399,6 +405,10 @@ def _ratings(g: GroupTally, ctx: _Context, label: str, names: list[str], out: di
         return None, None
     try:
         fit, lrt = fit_with_seat_test(dict(g.orders), names=names)
+    except AllTied as exc:
+        out["ratings"] = {"note": str(exc)}
+        out["notes"].append(f"ratings: {exc}")
+        return None, None
     except (ValueError, np.linalg.LinAlgError, FloatingPointError) as exc:  # pragma: no cover
         out["ratings"] = {"note": f"the rating fit failed: {exc}"}
         return None, None
@@ -416,14 +426,14 @@ def _ratings(g: GroupTally, ctx: _Context, label: str, names: list[str], out: di
     out["ratings"] = data
     for note in fit.notes:
         out["notes"].append(f"ratings: {note}")
-    model = "Bradley-Terry" if g.players == 2 else "Plackett-Luce"
+    model = _model_name(fit)
     if g.players == 2:
         adv = fit.first_seat_advantage(ctx.confidence)
         eq = expected_score(adv.estimate) if adv.estimate is not None else None
         text = (
             f"{label}: controlled for who sat where ({model} with a seat parameter), "
             f"seat 0 is worth {W.num_ci(adv.to_dict(), 0, sign=True)} Elo "
-            f"(between equal strategies seat 0 would score {W.pct(eq)})"
+            f"(between equal strategies seat 0 would win {W.pct(eq)} of the decisive games)"
         )
     else:
         parts = []
@@ -447,6 +457,14 @@ def _ratings(g: GroupTally, ctx: _Context, label: str, names: list[str], out: di
             f"first and second, and the interval does not allow for that selection)."
         )
     return fit, pending
+
+
+def _model_name(fit: RatingFit) -> str:
+    if fit.seats == 2:
+        return "Bradley-Terry with a draw parameter (Davidson)" if fit.ties else "Bradley-Terry"
+    if fit.ties:
+        return "Plackett-Luce with tie parameters (Davidson-Luce)"
+    return "Plackett-Luce"
 
 
 def _seat_bias(
