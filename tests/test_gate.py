@@ -290,3 +290,34 @@ def test_verdicts_are_worded_relative_to_the_bounds() -> None:
     assert "the data favour elo1 = 0.25 over elo0 = -1.75" in h1 and "not weaker" not in h1
     # the multi-player gate's scale is named as what it is
     assert "not head-to-head Elo" in verdict_text(spec, "H1", two_player=False)
+
+
+def test_gate_sizing_warns_in_validate_and_refuses_with_strict(tmp_path) -> None:
+    path = tmp_path / "g.yaml"
+    path.write_text(CONFIG.replace("CAND", "greedy").replace("BASE", "random"))
+    # bounds 0/10 at the default 30% draws need ~16,000 games; max_games is 400
+    result = CliRunner().invoke(cli, ["validate", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "gate sizing (at 30% draws): expected games to a decision" in result.output
+    assert "warning:" in result.output and "cannot reach a decision" in result.output
+    strict = CliRunner().invoke(cli, ["validate", "--strict", str(path)])
+    assert strict.exit_code == 2 and "gate.max_games 400" in strict.output
+    assert "games needed at 30% draws" in strict.output
+    gate = CliRunner().invoke(cli, ["gate", str(path), "--out", str(tmp_path / "o"), "--strict"])
+    assert gate.exit_code == 2 and "cannot reach a decision" in gate.output
+    assert not (tmp_path / "o" / "games.jsonl").exists()
+    # a sized config passes quietly
+    sized = CONFIG.replace("max_games: 400", "max_games: 17200").replace("batch: 5", "batch: 50")
+    path.write_text(sized.replace("CAND", "greedy").replace("BASE", "random"))
+    result = CliRunner().invoke(cli, ["validate", "--strict", str(path)])
+    assert result.exit_code == 0 and "warning" not in result.output, result.output
+
+
+def test_gate_json_has_the_corrected_estimate_labelled(tmp_path) -> None:
+    result, out, _ = _gate(tmp_path, "greedy", "random")
+    assert result.exit_code == 0, result.output
+    assert "corrected for the SPRT stop" in result.output and "Uncorrected Elo" in result.output
+    info = json.loads((out / "gate.json").read_text())
+    assert info["elo_corrected"]["method"].startswith("corrected for the SPRT stopping rule")
+    assert info["elo"]["label"].startswith("uncorrected")
+    assert info["sizing"]["games_needed"] > 400 and info["scale"] == "Elo"

@@ -7,8 +7,15 @@ import click
 
 @click.command()
 @click.argument("config_path", metavar="CONFIG", type=click.Path(dir_okay=False))
-def validate(config_path) -> None:
-    """Check CONFIG (keys, game, options, strategies and their params) without playing."""
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Treat warnings as errors (a gate whose max_games cannot reach a decision).",
+)
+def validate(config_path, strict) -> None:
+    """Check CONFIG (keys, game, options, strategies and their params) without playing.
+    With a `gate:` section, also size the SPRT: games to a decision and what the
+    max_games cap costs."""
     from simcli.config import load_config
 
     config = load_config(config_path)
@@ -20,3 +27,7 @@ def validate(config_path) -> None:
         + (f" x {len(config.variants)} variants" if config.variants else "")
         + f" = {schedule.total} games"
     )
+    if config.gate is not None:
+        from simcli.gate.sizing import check_gate
+
+        check_gate(config_path, config.gate, config.players, strict=strict, echo=click.echo)
