@@ -291,7 +291,7 @@ def _multi(doc: Document, grp: dict, detail: bool) -> None:
     elif rt and rt.get("ratings"):
         model = "Bradley-Terry" if rt["model"] == "bradley-terry" else "Plackett-Luce"
         if rt.get("ties"):
-            model += " with ties (Davidson)"
+            model += "-Davidson"
         doc.add(Heading(3, f"Ratings ({model}, Elo, anchor {', '.join(rt['anchors']) or '-'} = 0)"))
         rows = []
         for r in rt["ratings"]:
@@ -382,7 +382,12 @@ def _multi(doc: Document, grp: dict, detail: bool) -> None:
                         str(row["draws"]),
                     ]
                     + [_pct_short(seat["rate"]) for seat in row["seats"]]
-                    + [W.pvalue(row["test"]["p_value"]), W.pvalue(row["test"]["p_adjusted"])]
+                    + [
+                        W.pvalue(row["test"]["p_value"]),
+                        W.pvalue(row["test"]["p_adjusted"])
+                        if row["test"].get("in_family", True)
+                        else "descriptive",
+                    ]
                 )
             headers = (
                 ["strategy", "source", "Elo", "decisive", "draws"]

@@ -207,7 +207,9 @@ def summarize(
         groups.append(_group(agg, agg.groups[key], ctx, multi))
     comparison = _variant_comparison(agg, groups, ctx)
     correction_info = ctx.tests.finish(correction, alpha)
-    findings = [e["sentence"] for e in ctx.tests.entries]
+    # headline tests first, then the descriptive p-values
+    findings = [e["sentence"] for e in ctx.tests.entries if e["in_family"]]
+    findings += [e["sentence"] for e in ctx.tests.entries if not e["in_family"]]
     for grp in groups:
         findings.extend(grp.pop("_descriptive", []))
     run = _run_section(run_info, ctx)
@@ -460,11 +462,9 @@ def _ratings(g: GroupTally, ctx: _Context, label: str, names: list[str], out: di
 
 
 def _model_name(fit: RatingFit) -> str:
-    if fit.seats == 2:
-        return "Bradley-Terry with a draw parameter (Davidson)" if fit.ties else "Bradley-Terry"
-    if fit.ties:
-        return "Plackett-Luce with tie parameters (Davidson-Luce)"
-    return "Plackett-Luce"
+    """Ties modelled with Davidson's parameters get his name added."""
+    base = "Bradley-Terry" if fit.seats == 2 else "Plackett-Luce"
+    return f"{base}-Davidson" if fit.ties else base
 
 
 def _seat_bias(
