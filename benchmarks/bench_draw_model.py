@@ -19,9 +19,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "stats"))
 
-from test_stats_calibration import _davidson_round_robin  # noqa: E402
-
-from simcli.stats.ratings import ELO_PER_NAT, fit_with_seat_test  # noqa: E402
+from test_stats_calibration import (  # noqa: E402
+    _davidson_round_robin,
+    seat_model_calibration,
+)
 
 
 def main() -> None:
@@ -29,22 +30,15 @@ def main() -> None:
     parser.add_argument("--sims", type=int, default=2000)
     args = parser.parse_args()
     strength = {"A": 0.0, "B": -0.4, "C": -0.9}
-    true_b = (strength["B"] - strength["A"]) * ELO_PER_NAT
     for draw_rate in (0.0, 0.3, 0.6):
         nu = 2 * draw_rate / (1 - draw_rate)
         rng = np.random.default_rng(500 + int(draw_rate * 100))
         data = _davidson_round_robin(rng, args.sims, strength, 60, nu)
-        rejected = covered_b = covered_seat = 0
-        for d in data:
-            fit, lrt = fit_with_seat_test(d, names=list(strength))
-            rejected += lrt.p_value <= 0.05
-            covered_b += fit.rating_interval("B").contains(true_b)
-            covered_seat += fit.first_seat_advantage().contains(0.0)
-        n = args.sims
+        rejected, covered_b, covered_seat = seat_model_calibration(data, strength)
         print(
-            f"draws {draw_rate:.0%}: LR seat test rejects {rejected / n:.3f}, coverage "
-            f"rating B-A {covered_b / n:.3f}, seat advantage {covered_seat / n:.3f} "
-            f"({n} tournaments)"
+            f"draws {draw_rate:.0%}: LR seat test rejects {rejected:.3f}, coverage "
+            f"rating B-A {covered_b:.3f}, seat advantage {covered_seat:.3f} "
+            f"({args.sims} tournaments)"
         )
 
 
