@@ -23,9 +23,9 @@ from simcli.gate.sprt import elo_estimate, sprt
 
 SETTINGS = [  # (label, elo0, elo1, max_games, batch)
     ("default bounds", 0.0, 10.0, 20000, 50),
-    ("improvement example", 0.0, 5.0, 65800, 50),
+    ("improvement example", 0.0, 5.0, 67000, 50),
     ("non-regression example", -10.0, 0.0, 17200, 50),
-    ("configs/regression.yaml", 0.0, 10.0, 16400, 10),
+    ("configs/regression.yaml", 0.0, 10.0, 16800, 10),
 ]
 
 
@@ -64,8 +64,11 @@ def simulate(true, elo0, elo1, max_games, batch, runs, rng):
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=1000)
+    parser.add_argument("--only", help="run the settings whose label contains this text")
     args = parser.parse_args()
     for label, elo0, elo1, max_games, batch in SETTINGS:
+        if args.only and args.only not in label:
+            continue
         model = size(elo0, elo1, 0.05, 0.05, max_games, batch, draw_rate=0.3)
         print(f"{label}: elo0 {elo0:g}, elo1 {elo1:g}, max_games {max_games}, batch {batch}")
         print(f"  model: {model.describe()}")

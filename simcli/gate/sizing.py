@@ -93,9 +93,11 @@ def operating(
     h = (upper - lower) / _GRID
     x = lower + h * (np.arange(_GRID) + 0.5)
     # a look every `batch` units; looks grouped when one moves the walk by much less
-    # than the grid spacing
+    # than the grid spacing, or when a decision takes more than ~200 looks (grouped
+    # looks stop a little later: the figures err on the safe side)
+    wald = -lower * upper / var if var > 0 else 0.0  # expected units without drift
     k = batch
-    while math.sqrt(var * k) + abs(mean) * k < 2 * h and k < 10**6:
+    while (math.sqrt(var * k) + abs(mean) * k < 2 * h or k * 200 < wald) and k < 10**6:
         k *= 2
     mu, sd = mean * k, math.sqrt(max(var * k, 1e-30))
     edges = np.concatenate([x - h / 2, [upper]])

@@ -65,8 +65,8 @@ def _mle(pdf: list[tuple[float, float]], s: float) -> list[float]:
 
 def tilt(probs: Sequence[float], score: float) -> list[float]:
     """The outcome distribution with expected score ``score`` closest (maximum
-    likelihood) to ``probs`` (zeros floored at 1e-12), as the test computes it."""
-    v = [max(float(x), 1e-12) for x in probs]
+    likelihood) to ``probs`` (zeros floored at 1e-6), as the test computes it."""
+    v = [max(float(x), 1e-6) for x in probs]
     total, k = sum(v), len(v) - 1
     return _mle([(i / k, x / total) for i, x in enumerate(v)], score)
 
