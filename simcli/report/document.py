@@ -105,12 +105,19 @@ def build_document(summary: dict, *, detail: bool = True) -> Document:
     )
     corr = s["correction"]
     if corr["tests"]:
-        intro += (
-            f"The {corr['tests']} p-values of the headline tests (one seat test per group, "
-            f"the variant comparisons and the solitaire comparisons) are one family, "
-            f"adjusted with {corr['name']}; 'significant' means adjusted p <= "
-            f"{corr['alpha']:g}."
-        )
+        if corr["tests"] == 1:
+            intro += (
+                "The report has one headline p-value (headline tests: one seat test per "
+                "group, the variant comparisons and the solitaire comparisons); "
+                f"'significant' means p <= {corr['alpha']:g}."
+            )
+        else:
+            intro += (
+                f"The {corr['tests']} p-values of the headline tests (one seat test per "
+                f"group, the variant comparisons and the solitaire comparisons) form one "
+                f"family, adjusted with {corr['name']}; 'significant' means adjusted p <= "
+                f"{corr['alpha']:g}."
+            )
     if corr.get("descriptive_tests"):
         intro += (
             f" {corr['descriptive_tests']} further p-values (pooled, model-based and "
