@@ -212,10 +212,16 @@ def test_sprt_calc_command() -> None:
     data = json.loads(result.output)
     assert data["elo"] == pytest.approx(-0.77, abs=0.005)
     assert data["los"] == pytest.approx(0.118, abs=0.0005)
+    assert data["elo_corrected"]["method"].startswith("corrected for the SPRT stopping rule")
     bad = CliRunner().invoke(
         cli, ["sprt-calc", "--pentanomial", "1,2", "--elo0", "0", "--elo1", "5"]
     )
     assert bad.exit_code == 2
+    # fishtest's example of a stopped test: the corrected estimate is printed, labelled
+    args = ["--wins", "716", "--draws", "2163", "--losses", "591", "--elo0", "0", "--elo1", "6"]
+    result = CliRunner().invoke(cli, ["sprt-calc", *args])
+    assert "Elo +12.52 ± 7.09 (95%)" in result.output and "(uncorrected)" in result.output
+    assert "Elo corrected for the SPRT stop: +11.52 [+2.60, +20.35]" in result.output
 
 
 ASSERTS = """\

@@ -156,3 +156,16 @@ def test_stratified_equals_cochran_mantel_haenszel_by_hand() -> None:
     # one seating only: seat and strategy confounded, no test
     res, _ = stratified_seat_test({(("a", "b"), (0, 1)): 60, (("a", "b"), (1, 0)): 40}, 2)
     assert res.p_value is None and "confounded" in res.note
+
+
+def test_sign_test_detectable_share_has_80_percent_power() -> None:
+    # the stated smallest share of "seat 0 better" among n non-even pairs: the exact
+    # sign test rejects at about 80% when it is the truth (binomial draws, seeded)
+    from simcli.stats.seat_tests import detectable_sign
+
+    rng = np.random.default_rng(10)
+    n = 200
+    share = detectable_sign(n)["seat0_better"]
+    pos = rng.binomial(n, share, size=REPS)
+    power = np.mean([sign_test(int(k), n - int(k)).p_value <= 0.05 for k in pos])
+    assert 0.74 <= power <= 0.86, (share, power)
