@@ -291,21 +291,11 @@ class _Problem:
                     X[s, n_r + s - 1] += 1.0
             for remaining, chosen in _stages(ranks):
                 if remaining not in subsets:
-                    subsets[remaining] = [
-                        c
-                        for k in sorted(allowed)
-                        if k <= len(remaining)
-                        for c in itertools.combinations(remaining, k)
-                    ]
-                alts = subsets[remaining]
-                Z = np.zeros((len(alts), P))
-                for a, sub in enumerate(alts):
-                    Z[a] = X[list(sub)].mean(axis=0)
-                    if len(sub) > 1:
-                        Z[a, n_r + n_h + self.sizes.index(len(sub))] = 1.0
+                    subsets[remaining] = self._alternatives(remaining, allowed, n_seats)
+                alts, member, ties = subsets[remaining]
                 rows_w.append(float(w))
-                rows_z.append(Z)
-                rows_c.append(alts.index(chosen))
+                rows_z.append(member @ X + ties)
+                rows_c.append(alts[chosen])
         A = max((z.shape[0] for z in rows_z), default=1)
         K = len(rows_z)
         self.Z = np.zeros((K, A, P))
@@ -316,6 +306,23 @@ class _Problem:
         self.w = np.array(rows_w, dtype=float)
         self.chosen = self.Z[np.arange(K), np.array(rows_c, dtype=int)] if K else np.zeros((0, P))
 
+    def _alternatives(self, remaining, allowed, n_seats):
+        """For the seats still in play: index of every allowed subset, the matrix that
+        averages the seats' features over each subset, and its tie-size columns."""
+        alts = [
+            c
+            for k in sorted(allowed)
+            if k <= len(remaining)
+            for c in itertools.combinations(remaining, k)
+        ]
+        member = np.zeros((len(alts), n_seats))
+        ties = np.zeros((len(alts), self.P))
+        for a, sub in enumerate(alts):
+            member[a, list(sub)] = 1.0 / len(sub)
+            if len(sub) > 1:
+                ties[a, self.n_r + self.n_h + self.sizes.index(len(sub))] = 1.0
+        return {c: a for a, c in enumerate(alts)}, member, ties
+
     def _probs(self, beta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         U = np.where(self.mask, self.Z @ beta, -np.inf)
         m = U.max(axis=1, keepdims=True)
@@ -323,20 +330,23 @@ class _Problem:
         s = e.sum(axis=1, keepdims=True)
         return e / s, (m + np.log(s))[:, 0]
 
+    def _mean(self, pi: np.ndarray) -> np.ndarray:
+        return np.matmul(pi[:, None, :], self.Z)[:, 0, :]
+
     def nll(self, beta: np.ndarray) -> tuple[float, np.ndarray]:
         pi, lse = self._probs(beta)
         ll = float(np.dot(self.w, self.chosen @ beta - lse))
-        mean = np.einsum("ka,kap->kp", pi, self.Z)
-        grad = -np.einsum("k,kp->p", self.w, self.chosen - mean)
+        grad = -(self.w @ (self.chosen - self._mean(pi)))
         return -ll, grad
 
     def hess(self, beta: np.ndarray) -> np.ndarray:
         if not self.P:
             return np.zeros((0, 0))
         pi, _ = self._probs(beta)
-        mean = np.einsum("ka,kap->kp", pi, self.Z)
-        second = np.einsum("ka,kap,kaq->pq", pi * self.w[:, None], self.Z, self.Z)
-        return second - np.einsum("k,kp,kq->pq", self.w, mean, mean)
+        mean = self._mean(pi)
+        flat = self.Z.reshape(-1, self.P)
+        second = flat.T @ (flat * (pi * self.w[:, None]).reshape(-1, 1))
+        return second - mean.T @ (mean * self.w[:, None])
 
 
 def _components(orders: Mapping, names: list[str]) -> list[list[str]]:
