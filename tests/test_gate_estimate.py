@@ -6,6 +6,8 @@ SPRT (simcli.gate.sprt) on synthetic pair outcomes with a known true Elo (no eng
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -83,3 +85,22 @@ def test_sizing_agrees_with_a_simulation_of_the_real_test() -> None:
     passed = sum(sprt(c, 0, 40).verdict == "H1" for c in runs) / 400
     assert 0.5 < s.at_elo1.passed < 0.9  # a cap that matters
     assert passed == pytest.approx(s.at_elo1.passed, abs=0.06), (passed, s.at_elo1.passed)
+
+
+def test_outcome_probability_known_limits() -> None:
+    from simcli.gate.estimate import outcome_probability
+
+    a, b = -2.9444, 2.9444
+    # no drift: the closed form's limit and the numerical branch agree
+    assert outcome_probability(a, b, 0.0, 0.01, 300, 0.5) == pytest.approx(
+        outcome_probability(a, b, 1e-7, 0.01, 300, 0.5), abs=1e-4
+    )
+    # T far beyond any exit time: G is the probability of failing eventually, which for
+    # a driftless walk from 0 is b / (b - a) = 1/2, and with drift mu, var it is
+    # (1 - exp(-2 mu b / var)) / (exp(-2 mu a / var) - exp(-2 mu b / var)) (gambler's ruin)
+    assert outcome_probability(a, b, 0.0, 0.01, 1e6, 0.0) == pytest.approx(0.5, abs=1e-6)
+    mu, var = 0.002, 0.01
+    g = 2 * mu / var
+    ruin = (math.exp(-g * a) - 1) / (math.exp(-g * a) - math.exp(-g * b))
+    ruin = 1 - ruin  # P(hit a first) = 1 - P(hit b first)
+    assert outcome_probability(a, b, mu, var, 1e6, 0.0) == pytest.approx(ruin, abs=1e-6)

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import optimize, special
 
-from simcli.gate.sprt import REGULARIZE, bounds, elo_from_score, expected_score
+from simcli.gate.sprt import REGULARIZE, bounds, expected_score
 
 _ELO_LIMIT = 1000.0
 
@@ -109,7 +109,8 @@ def _signed_sum(logs: np.ndarray, signs: np.ndarray) -> float:
 
 
 def outcome_probability(a, b, mu, var, T, y) -> float:
-    """``G``: probability that a Brownian motion with drift ``mu`` and variance ``var``
+    """``G`` (the interval of level ``1 - p`` holds an Elo exactly when ``p/2 <= G <=
+    1 - p/2``): probability that a Brownian motion with drift ``mu`` and variance ``var``
     per unit, started at 0 between ``a < 0 < b``, fails before ``T`` or is still running
     at ``T`` below ``y``."""
     g = mu / var
@@ -119,8 +120,7 @@ def outcome_probability(a, b, mu, var, T, y) -> float:
     # P_x(fail eventually) = (exp(-2g x) - exp(-2g b)) / (exp(-2g a) - exp(-2g b))
     if abs(g * A) < 1e-9:
         fail_from_0 = b / A
-        logs, signs = _survivor_integrals(a, b, mu, var, T, b, 0.0)
-        # h(x) = (b - x) / A: integrate x by the mean of the images numerically
+        # no drift: P_x(fail) = (b - x) / A, integrated numerically
         xs = np.linspace(a, b, 2001)
         dens = _density(a, b, mu, var, T, xs)
         fail_survivors = float(np.trapezoid(dens * (b - xs) / A, xs))
@@ -187,12 +187,6 @@ def stopping_state(
     return _State(a, b, s0, s1, s_hat, v_hat, T, y)
 
 
-def coverage_probability(state: _State, elo: float) -> float:
-    """``G(elo)``: the interval of level ``1 - p`` holds ``elo`` exactly when
-    ``p/2 <= G(elo) <= 1 - p/2``."""
-    return state.G(elo)
-
-
 def corrected_estimate(
     counts: Sequence[float],
     elo0: float,
@@ -238,6 +232,3 @@ def corrected_estimate(
             f"±{_ELO_LIMIT:g} Elo"
         )
     return Corrected(est, low, high, st.G(0.0), confidence, note)
-
-
-__all__ = ["Corrected", "corrected_estimate", "elo_from_score", "outcome_probability"]
