@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 import math
 import os
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +45,17 @@ TOP_KEYS = (
     "isolation",
 )
 MAX_ELO = 2000  # beyond this an expected score is 0 or 1 in floating point
-GATE_KEYS = ("candidate", "baseline", "elo0", "elo1", "alpha", "beta", "max_games", "batch")
+GATE_KEYS = (
+    "candidate",
+    "baseline",
+    "elo0",
+    "elo1",
+    "alpha",
+    "beta",
+    "max_games",
+    "batch",
+    "draw_rate",
+)
 EXECUTORS = ("local", "dask")
 #: Keys that never change a run's records (free to differ on resume).
 EXECUTION_KEYS = ("workers", "output", "executor", "scheduler", "name", "asserts", "gate")
@@ -101,8 +111,9 @@ class GateSpec:
     elo1: float = 10.0
     alpha: float = 0.05
     beta: float = 0.05
-    max_games: int = 10000
+    max_games: int = 20000  # sized for the default bounds at 30% draws (docs/gating.md)
     batch: int = 50  # pairs between two looks at the test
+    draw_rate: float = 0.3  # expected draws (equal results) per game, for sizing only
 
 
 @dataclass(frozen=True)
@@ -667,7 +678,7 @@ def _gate(doc: _Doc, value: Any, names: list[str], players: int) -> GateSpec | N
     if value["candidate"] == value["baseline"]:
         raise doc.error(("gate", "baseline"), "candidate and baseline must differ")
     numbers: dict[str, float] = {}
-    for key in ("elo0", "elo1", "alpha", "beta"):
+    for key in ("elo0", "elo1", "alpha", "beta", "draw_rate"):
         if key in value:
             v = value[key]
             if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
@@ -681,6 +692,8 @@ def _gate(doc: _Doc, value: Any, names: list[str], players: int) -> GateSpec | N
     for key in ("alpha", "beta"):
         if not 0 < getattr(spec, key) < 0.5:
             raise doc.error(("gate", key), "must be between 0 and 0.5")
+    if not 0 <= spec.draw_rate < 1:
+        raise doc.error(("gate", "draw_rate"), "a rate from 0 up to (not including) 1")
     max_games = _int(doc, ("gate", "max_games"), value.get("max_games", spec.max_games), 2)
     if max_games % 2:
         raise doc.error(
@@ -693,9 +706,7 @@ def _gate(doc: _Doc, value: Any, names: list[str], players: int) -> GateSpec | N
             f"a {players}-player gate needs a field: at least "
             f"one strategy besides the candidate and the baseline",
         )
-    return GateSpec(
-        spec.candidate, spec.baseline, spec.elo0, spec.elo1, spec.alpha, spec.beta, max_games, batch
-    )
+    return replace(spec, max_games=max_games, batch=batch)
 
 
 ASSERT_KEYS = {

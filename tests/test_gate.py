@@ -131,6 +131,8 @@ def test_gate_passes_a_stronger_candidate_and_fails_a_weaker_one(tmp_path) -> No
     result, out, junit = _gate(tmp_path, "random", "greedy")
     assert result.exit_code == 1, result.output
     assert "FAILED: H0 accepted" in result.output
+    assert "the data favour elo0 = 0 over elo1 = 10" in result.output
+    assert "regressed" not in result.output
     failure = ET.parse(junit).getroot().find("testsuite/testcase/failure")
     assert failure is not None and failure.get("type") == "fail"
 
@@ -210,10 +212,16 @@ def test_sprt_calc_command() -> None:
     data = json.loads(result.output)
     assert data["elo"] == pytest.approx(-0.77, abs=0.005)
     assert data["los"] == pytest.approx(0.118, abs=0.0005)
+    assert data["elo_corrected"]["method"].startswith("corrected for the SPRT stopping rule")
     bad = CliRunner().invoke(
         cli, ["sprt-calc", "--pentanomial", "1,2", "--elo0", "0", "--elo1", "5"]
     )
     assert bad.exit_code == 2
+    # fishtest's example of a stopped test: the corrected estimate is printed, labelled
+    args = ["--wins", "716", "--draws", "2163", "--losses", "591", "--elo0", "0", "--elo1", "6"]
+    result = CliRunner().invoke(cli, ["sprt-calc", *args])
+    assert "Elo +12.52 ± 7.09 (95%)" in result.output and "(uncorrected)" in result.output
+    assert "Elo corrected for the SPRT stop: +11.52 [+2.60, +20.35]" in result.output
 
 
 ASSERTS = """\
@@ -273,3 +281,49 @@ def test_assertion_config_errors(tmp_path) -> None:
         result = CliRunner().invoke(cli, ["validate", str(path)])
         assert result.exit_code == 2, (bad, result.output)
         assert message in result.output and "a.yaml:8" in result.output
+
+
+def test_verdicts_are_worded_relative_to_the_bounds() -> None:
+    from simcli.cli.gate import verdict_text
+    from simcli.config import GateSpec
+
+    spec = GateSpec("new", "old", elo0=0, elo1=10)
+    h0 = verdict_text(spec, "H0")
+    # with bounds 0/10 a +5 candidate fails half the time: never call it a regression
+    assert h0.startswith("FAILED: H0 accepted: new is not shown to be at elo1 = 10")
+    assert "the data favour elo0 = 0 over elo1 = 10" in h0 and "regress" not in h0
+    h1 = verdict_text(GateSpec("new", "old", elo0=-1.75, elo1=0.25), "H1")
+    assert "the data favour elo1 = 0.25 over elo0 = -1.75" in h1 and "not weaker" not in h1
+    # the multi-player gate's scale is named as what it is
+    assert "not head-to-head Elo" in verdict_text(spec, "H1", two_player=False)
+
+
+def test_gate_sizing_warns_in_validate_and_refuses_with_strict(tmp_path) -> None:
+    path = tmp_path / "g.yaml"
+    path.write_text(CONFIG.replace("CAND", "greedy").replace("BASE", "random"))
+    # bounds 0/10 at the default 30% draws need ~16,000 games; max_games is 400
+    result = CliRunner().invoke(cli, ["validate", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "gate sizing (at 30% draws): expected games to a decision" in result.output
+    assert "warning:" in result.output and "cannot reach a decision" in result.output
+    strict = CliRunner().invoke(cli, ["validate", "--strict", str(path)])
+    assert strict.exit_code == 2 and "gate.max_games 400" in strict.output
+    assert "games needed at 30% draws" in strict.output
+    gate = CliRunner().invoke(cli, ["gate", str(path), "--out", str(tmp_path / "o"), "--strict"])
+    assert gate.exit_code == 2 and "cannot reach a decision" in gate.output
+    assert not (tmp_path / "o" / "games.jsonl").exists()
+    # a sized config passes quietly
+    sized = CONFIG.replace("max_games: 400", "max_games: 17200").replace("batch: 5", "batch: 50")
+    path.write_text(sized.replace("CAND", "greedy").replace("BASE", "random"))
+    result = CliRunner().invoke(cli, ["validate", "--strict", str(path)])
+    assert result.exit_code == 0 and "warning" not in result.output, result.output
+
+
+def test_gate_json_has_the_corrected_estimate_labelled(tmp_path) -> None:
+    result, out, _ = _gate(tmp_path, "greedy", "random")
+    assert result.exit_code == 0, result.output
+    assert "corrected for the SPRT stop" in result.output and "Uncorrected Elo" in result.output
+    info = json.loads((out / "gate.json").read_text())
+    assert info["elo_corrected"]["method"].startswith("corrected for the SPRT stopping rule")
+    assert info["elo"]["label"].startswith("uncorrected")
+    assert info["sizing"]["games_needed"] > 400 and info["scale"] == "Elo"

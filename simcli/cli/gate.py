@@ -21,9 +21,14 @@ PASSED, REGRESSION, UNDECIDED = 0, 1, 3
     type=click.Path(dir_okay=False),
     help="Write the verdict as JUnit XML to this file.",
 )
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Refuse to start when max_games cannot reach a decision (see gate sizing).",
+)
 @verbosity
 def gate(
-    config_path, out, workers, seed, games, isolation, force, junit_path, quiet, verbose
+    config_path, out, workers, seed, games, isolation, force, junit_path, strict, quiet, verbose
 ) -> None:
     """Play CANDIDATE against BASELINE (the config's `gate:` section) until the SPRT
     decides.
@@ -62,7 +67,23 @@ def gate(
             f"at most {spec.max_games} games -> {target}",
             err=True,
         )
-    observer = GateObserver(spec, schedule)
+    from simcli.gate.sizing import check_gate
+
+    sizing = check_gate(
+        config_path,
+        spec,
+        config.players,
+        strict=strict,
+        echo=(lambda *a, **k: None) if quiet else (lambda t, err=False: click.echo(t, err=True)),
+    )
+    if quiet and not sizing.ok:
+        click.echo(
+            f"warning: gate.max_games {spec.max_games} costs {100 * sizing.loss:.1f} points "
+            f"of power; about {sizing.needed_games} games needed",
+            err=True,
+        )
+    observer = GateObserver(spec, schedule, notify=lambda t: click.echo(t, err=True))
+    observer.sizing = sizing
     # small ranges, so that few games are in flight when the test decides
     chunk = max(1, min(spec.batch, 2 * spec.batch // max(config.workers, 1)))
     try:
@@ -93,18 +114,19 @@ def gate(
 
 
 def summarize(observer, games: int, interrupted: bool = False) -> tuple[str, int, str]:
+    from simcli.gate.estimate import corrected_estimate
     from simcli.gate.sprt import elo_estimate
 
     spec, st = observer.spec, observer.state
     estimate = elo_estimate(observer.counts)
+    corrected = corrected_estimate(observer.counts, spec.elo0, spec.elo1, spec.alpha, spec.beta)
     counts = ", ".join(
         f"{label} {n}" for label, n in zip(observer.labels, observer.counts, strict=True)
     )
     unit = "pairs" if len(observer.counts) == 5 else "seeds"
-    if st.verdict == "H1":
-        verdict, code = f"PASSED: H1 accepted ({spec.candidate} is not weaker)", PASSED
-    elif st.verdict == "H0":
-        verdict, code = f"FAILED: H0 accepted ({spec.candidate} regressed)", REGRESSION
+    if st.verdict in ("H1", "H0"):
+        verdict = verdict_text(spec, st.verdict, two_player=len(observer.counts) == 5)
+        code = PASSED if st.verdict == "H1" else REGRESSION
     elif interrupted:
         verdict, code = f"INTERRUPTED after {games} games, before a decision", 130
     else:
@@ -117,7 +139,8 @@ def summarize(observer, games: int, interrupted: bool = False) -> tuple[str, int
             else ""
         ),
         f"{unit}: {counts}",
-        _elo_line(estimate),
+        _corrected_line(corrected, two_player=len(observer.counts) == 5),
+        _elo_line(estimate, two_player=len(observer.counts) == 5),
         f"LLR {st.llr:+.3f} (bounds {st.lower:+.3f}, {st.upper:+.3f}; elo0 {spec.elo0:g}, "
         f"elo1 {spec.elo1:g}, alpha {spec.alpha:g}, beta {spec.beta:g})",
         verdict,
@@ -125,13 +148,42 @@ def summarize(observer, games: int, interrupted: bool = False) -> tuple[str, int
     return verdict, code, "\n".join(lines)
 
 
+def verdict_text(spec, verdict: str, *, two_player: bool = True) -> str:
+    """The verdict relative to the bounds: an SPRT only says which of elo0 and elo1 the
+    data favour, not that the candidate "regressed" or "is not weaker"."""
+    scale = "Elo" if two_player else "per-seed logistic units (not head-to-head Elo)"
+    who = f"{spec.candidate} - {spec.baseline}"
+    e0, e1 = f"{spec.elo0:g}", f"{spec.elo1:g}"
+    if verdict == "H1":
+        return f"PASSED: H1 accepted: the data favour elo1 = {e1} over elo0 = {e0} ({who}, {scale})"
+    return (
+        f"FAILED: H0 accepted: {spec.candidate} is not shown to be at elo1 = {e1}; the data "
+        f"favour elo0 = {e0} over elo1 = {e1} ({who}, {scale})"
+    )
+
+
 def _save(target: Path, observer, verdict: str) -> None:
     import dataclasses
 
+    from simcli.gate.estimate import corrected_estimate
     from simcli.gate.sprt import elo_estimate
     from simcli.tournament.output import write_json_atomic
 
+    spec = observer.spec
     estimate = elo_estimate(observer.counts)
+    corrected = corrected_estimate(observer.counts, spec.elo0, spec.elo1, spec.alpha, spec.beta)
+    sizing = {}
+    for key, sz in (("sizing", observer.sizing), ("sizing_after_first_batch", observer.resized)):
+        if sz is not None:
+            sizing[key] = {
+                "expected_games_at_elo0": sz.games_per_unit * sz.at_elo0.expected_units,
+                "expected_games_at_elo1": sz.games_per_unit * sz.at_elo1.expected_units,
+                "pass_rate_at_elo0": sz.at_elo0.passed,
+                "pass_rate_at_elo1": sz.at_elo1.passed,
+                "undecided_at_elo1": sz.at_elo1.undecided,
+                "power_lost_to_max_games": sz.loss,
+                "games_needed": sz.needed_games,
+            }
     write_json_atomic(
         target / "gate.json",
         {
@@ -142,23 +194,44 @@ def _save(target: Path, observer, verdict: str) -> None:
             "llr": observer.state.llr,
             "bounds": [observer.state.lower, observer.state.upper],
             "elo": {
-                "estimate": estimate.elo,
-                "low": estimate.low,
-                "high": estimate.high,
+                "estimate": _finite(estimate.elo),
+                "low": _finite(estimate.low),
+                "high": _finite(estimate.high),
                 "los": estimate.los,
+                "label": "uncorrected (ignores the stopping rule; biased after an early stop)",
             },
+            "elo_corrected": corrected.to_dict(),
+            "scale": "Elo" if len(observer.counts) == 5 else "per-seed logistic (not Elo)",
+            **sizing,
             "verdict": verdict,
         },
     )
 
 
-def _elo_line(estimate) -> str:
+def _finite(x: float) -> float | None:
     import math
 
+    return x if math.isfinite(x) else None
+
+
+def _corrected_line(c, *, two_player: bool = True) -> str:
+    name = "Elo" if two_player else "Per-seed logistic score"
+    head = f"{name} corrected for the SPRT stop"
+    if c.elo is None:
+        return f"{head}: n/a ({c.note})"
+    low = f"{c.low:+.1f}" if c.low is not None else "n/a"
+    high = f"{c.high:+.1f}" if c.high is not None else "n/a"
+    return f"{head}: {c.elo:+.1f} [{low}, {high}] (95%), LOS {c.los:.1%}"
+
+
+def _elo_line(estimate, *, two_player: bool = True) -> str:
+    import math
+
+    name = "Uncorrected Elo" if two_player else "Uncorrected per-seed logistic score (not Elo)"
     if not math.isfinite(estimate.elo):
         side = "won" if estimate.elo > 0 else "lost"
         return (
-            f"Elo {estimate.elo:+} (every counted {side}: no finite estimate), "
+            f"{name} {estimate.elo:+} (every counted {side}: no finite estimate), "
             f"LOS {estimate.los:.1%}"
         )
-    return f"Elo {estimate.elo:+.1f} ± {estimate.margin:.1f} (95%), LOS {estimate.los:.1%}"
+    return f"{name} {estimate.elo:+.1f} ± {estimate.margin:.1f} (95%), LOS {estimate.los:.1%}"

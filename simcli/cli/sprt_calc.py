@@ -43,6 +43,7 @@ def sprt_calc(wins, draws, losses, pentanomial, elo0, elo1, alpha, beta, as_json
     import json
     import math
 
+    from simcli.gate.estimate import corrected_estimate
     from simcli.gate.sprt import elo_estimate, sprt
 
     trinomial = (wins, draws, losses)
@@ -60,6 +61,7 @@ def sprt_calc(wins, draws, losses, pentanomial, elo0, elo1, alpha, beta, as_json
         raise click.UsageError("--elo1 must be above --elo0")
     state = sprt(counts, elo0, elo1, alpha, beta)
     est = elo_estimate(counts)
+    corrected = corrected_estimate(counts, elo0, elo1, alpha, beta)
     verdict = {"H1": "H1 accepted", "H0": "H0 accepted", None: "continue"}[state.verdict]
     if as_json:
 
@@ -77,6 +79,7 @@ def sprt_calc(wins, draws, losses, pentanomial, elo0, elo1, alpha, beta, as_json
                     "elo_low": num(est.low),
                     "elo_high": num(est.high),
                     "los": est.los,
+                    "elo_corrected": corrected.to_dict(),
                     "verdict": verdict,
                 },
                 indent=2,
@@ -84,5 +87,17 @@ def sprt_calc(wins, draws, losses, pentanomial, elo0, elo1, alpha, beta, as_json
         )
         return
     click.echo(f"LLR {state.llr:.3f} (bounds {state.lower:.3f}, {state.upper:.3f}): {verdict}")
-    click.echo(f"Elo {est.elo:+.2f} ± {est.margin:.2f} (95%) [{est.low:+.2f}, {est.high:+.2f}]")
+    click.echo(
+        f"Elo {est.elo:+.2f} ± {est.margin:.2f} (95%) [{est.low:+.2f}, {est.high:+.2f}] "
+        "(uncorrected)"
+    )
     click.echo(f"LOS {est.los:.1%}")
+    if corrected.elo is None:
+        click.echo(f"Elo corrected for the SPRT stop: n/a ({corrected.note})")
+    else:
+        lo = f"{corrected.low:+.2f}" if corrected.low is not None else "n/a"
+        hi = f"{corrected.high:+.2f}" if corrected.high is not None else "n/a"
+        click.echo(
+            f"Elo corrected for the SPRT stop: {corrected.elo:+.2f} [{lo}, {hi}] (95%), "
+            f"LOS {corrected.los:.1%}"
+        )

@@ -7,11 +7,16 @@ import click
 
 @click.command()
 @click.argument("config_path", metavar="CONFIG", type=click.Path(dir_okay=False))
-def validate(config_path) -> None:
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Treat warnings as errors (a gate whose max_games cannot reach a decision).",
+)
+def validate(config_path, strict) -> None:
     """Check CONFIG (keys, game, options, strategies and their params) without playing.
-
     Strategies that run in their own process (isolation: process, cmd: programs) are
-    started once and must complete the protocol handshake."""
+    started once and must complete the protocol handshake. With a `gate:` section, also
+    size the SPRT: games to a decision and what the max_games cap costs."""
     from simcli.config import load_config
     from simcli.tournament.worker import check_strategy_processes
 
@@ -28,3 +33,7 @@ def validate(config_path) -> None:
         + (f" x {len(config.variants)} variants" if config.variants else "")
         + f" = {schedule.total} games"
     )
+    if config.gate is not None:
+        from simcli.gate.sizing import check_gate
+
+        check_gate(config_path, config.gate, config.players, strict=strict, echo=click.echo)

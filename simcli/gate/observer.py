@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from simcli.config import GateSpec
 from simcli.gate.sprt import SprtState, bounds, sprt
@@ -37,6 +39,10 @@ class GateObserver:
     skipped_pairs: int = 0  # pairs with a game lost to an error
     state: SprtState | None = None
     decided_at: int | None = None
+    notify: Callable[[str], None] | None = None
+    sizing: Any = None  # simcli.gate.sizing.Sizing before the first batch
+    resized: Any = None  # ... recomputed with the first batch's draw rate
+    drawn_games: int = 0  # two players: counted games that were draws
 
     def __post_init__(self) -> None:
         self.counts = [0] * (5 if self.schedule.players == 2 else 3)
@@ -65,6 +71,8 @@ class GateObserver:
         else:
             self.counts[self._bucket(pair, first, second)] += 1
             self.pairs += 1
+            if self.schedule.players == 2:
+                self.drawn_games += sum(not o.winners for o in (first, second))
         if (
             self.pairs
             and self.pairs % self.spec.batch == 0
@@ -89,11 +97,41 @@ class GateObserver:
         return 2 if key_a > key_b else 0 if key_a < key_b else 1
 
     def look(self) -> None:
+        if self.resized is None and self.pairs >= self.spec.batch and self.sizing is not None:
+            self._resize()
         self.state = sprt(
             self.counts, self.spec.elo0, self.spec.elo1, self.spec.alpha, self.spec.beta
         )
         if self.state.verdict is not None:
             self.decided_at = self.pairs
+
+    def observed_draw_rate(self) -> float:
+        """Draws per game (two players) or equal results per seed so far."""
+        if self.schedule.players == 2:
+            return self.drawn_games / (2 * self.pairs) if self.pairs else 0.0
+        return self.counts[1] / self.pairs if self.pairs else 0.0
+
+    def _resize(self) -> None:
+        """Size the test again with the first batch's draw rate in place of the
+        assumed one; warn if the cap now costs more than a point of power."""
+        import dataclasses
+
+        from simcli.gate.sizing import spec_sizing
+
+        rate = min(self.observed_draw_rate(), 0.99)
+        spec = dataclasses.replace(self.spec, draw_rate=rate)
+        self.resized = spec_sizing(spec, self.schedule.players)
+        if self.notify is not None and not self.resized.ok:
+            self.notify(
+                f"warning: the first {self.pairs} {self.unit} drew {rate:.0%} "
+                f"(assumed {self.spec.draw_rate:.0%}): at that rate max_games "
+                f"{self.spec.max_games} costs {100 * self.resized.loss:.1f} points of power "
+                f"near elo0/elo1; about {self.resized.needed_games} games needed"
+            )
+
+    @property
+    def unit(self) -> str:
+        return "pairs" if len(self.counts) == 5 else "seeds"
 
     def status(self) -> str:
         st = self.state

@@ -63,6 +63,14 @@ def _mle(pdf: list[tuple[float, float]], s: float) -> list[float]:
     return [p / (1.0 + theta * (a - s)) for a, p in pdf]
 
 
+def tilt(probs: Sequence[float], score: float) -> list[float]:
+    """The outcome distribution with expected score ``score`` closest (maximum
+    likelihood) to ``probs`` (zeros floored at 1e-6), as the test computes it."""
+    v = [max(float(x), 1e-6) for x in probs]
+    total, k = sum(v), len(v) - 1
+    return _mle([(i / k, x / total) for i, x in enumerate(v)], score)
+
+
 def llr(counts: Sequence[float], elo0: float, elo1: float) -> float:
     """The GSPRT log-likelihood ratio of H1 (elo1) against H0 (elo0) for trinomial
     ``[L, D, W]`` or pentanomial ``[LL, LD, DD+WL, WD, WW]`` counts."""

@@ -105,9 +105,24 @@ def build_document(summary: dict, *, detail: bool = True) -> Document:
     )
     corr = s["correction"]
     if corr["tests"]:
+        if corr["tests"] == 1:
+            intro += (
+                "The report has one headline p-value (headline tests: one seat test per "
+                "group, the variant comparisons and the solitaire comparisons); "
+                f"'significant' means p <= {corr['alpha']:g}."
+            )
+        else:
+            intro += (
+                f"The {corr['tests']} p-values of the headline tests (one seat test per "
+                f"group, the variant comparisons and the solitaire comparisons) form one "
+                f"family, adjusted with {corr['name']}; 'significant' means adjusted p <= "
+                f"{corr['alpha']:g}."
+            )
+    if corr.get("descriptive_tests"):
         intro += (
-            f"All {corr['tests']} p-values of this report are one family, adjusted with "
-            f"{corr['name']}; 'significant' means adjusted p <= {corr['alpha']:g}."
+            f" {corr['descriptive_tests']} further p-values (pooled, model-based and "
+            "per-strategy seat tests of the same question) are descriptive figures, "
+            "not corrected and never called significant."
         )
     if run.get("status"):
         intro += f" Run status: {run['status']}."
@@ -142,7 +157,13 @@ def build_document(summary: dict, *, detail: bool = True) -> Document:
         doc.add(Heading(2, "All tests"))
         rows = []
         for e in s["tests"]:
-            sig = W.NA if e["significant"] is None else ("yes" if e["significant"] else "no")
+            sig = (
+                "descriptive"
+                if not e.get("in_family", True)
+                else W.NA
+                if e["significant"] is None
+                else ("yes" if e["significant"] else "no")
+            )
             rows.append(
                 [
                     e["id"],
@@ -276,6 +297,8 @@ def _multi(doc: Document, grp: dict, detail: bool) -> None:
         )
     elif rt and rt.get("ratings"):
         model = "Bradley-Terry" if rt["model"] == "bradley-terry" else "Plackett-Luce"
+        if rt.get("ties"):
+            model += "-Davidson"
         doc.add(Heading(3, f"Ratings ({model}, Elo, anchor {', '.join(rt['anchors']) or '-'} = 0)"))
         rows = []
         for r in rt["ratings"]:
@@ -287,6 +310,25 @@ def _multi(doc: Document, grp: dict, detail: bool) -> None:
             rows.append([r["name"], W.signed(r["elo"]), ci, W.num(r["se"], 1)])
         level = round(s_conf(grp) * 100)
         doc.add(Table(["strategy", "Elo", f"{level}% interval", "se"], rows))
+        ties = rt.get("ties") or []
+        if ties:
+            parts = [
+                f"tied groups of {t['size']}: delta {W.num(t['delta'], 3)}"
+                + (f" [{W.num(t['low'], 3)}, {W.num(t['high'], 3)}]" if t.get("low") else "")
+                for t in ties
+            ]
+            extra = ""
+            if grp["players"] == 2 and ties[0]["size"] == 2:
+                nu = ties[0]["delta"]
+                extra = f"; between equal strategies {W.pct(nu / (2 + nu))} of games are drawn"
+            doc.add(
+                Para(
+                    "Ties are modelled, not split: Davidson tie parameters, "
+                    + ", ".join(parts)
+                    + extra
+                    + ". Elo differences are on the scale of decisive games."
+                )
+            )
         if rt.get("notes"):
             doc.add(Bullets([f"Note: {n}" for n in rt["notes"]]))
     elif rt and rt.get("note"):
@@ -313,8 +355,20 @@ def _multi(doc: Document, grp: dict, detail: bool) -> None:
                 f"{sb['shared_first']} shared first places",
             )
         )
-        sentences = [sb["test"]["sentence"]]
-        if sb.get("pairs") and sb["pairs"].get("test"):
+        sentences = []
+        if sb.get("headline"):
+            sentences.append(sb["headline"]["sentence"])
+        if sb.get("detectable"):
+            sentences.append(sb["detectable"]["sentence"])
+        sentences.append(sb["test"]["sentence"])
+        strat = (sb.get("stratified") or {}).get("test")
+        if strat and strat["id"] != sb.get("headline", {}).get("id"):
+            sentences.append(strat["sentence"])
+        if (
+            sb.get("pairs")
+            and sb["pairs"].get("test")
+            and sb["pairs"]["test"]["id"] != sb.get("headline", {}).get("id")
+        ):
             sentences.append(sb["pairs"]["test"]["sentence"])
         elif sb.get("pairs") and sb["pairs"].get("note"):
             sentences.append(f"Seat-swapped pairs: {sb['pairs']['note']}.")
@@ -335,7 +389,12 @@ def _multi(doc: Document, grp: dict, detail: bool) -> None:
                         str(row["draws"]),
                     ]
                     + [_pct_short(seat["rate"]) for seat in row["seats"]]
-                    + [W.pvalue(row["test"]["p_value"]), W.pvalue(row["test"]["p_adjusted"])]
+                    + [
+                        W.pvalue(row["test"]["p_value"]),
+                        W.pvalue(row["test"]["p_adjusted"])
+                        if row["test"].get("in_family", True)
+                        else "descriptive",
+                    ]
                 )
             headers = (
                 ["strategy", "source", "Elo", "decisive", "draws"]

@@ -173,7 +173,9 @@ def csv_rows(summary: dict) -> list[dict[str, Any]]:
                 p_value=test.get("p_value"),
                 p_adjusted=test.get("p_adjusted"),
                 n=test.get("n"),
-                note=note or test.get("note"),
+                note=note
+                or test.get("note")
+                or (None if test.get("in_family", True) else "descriptive (not corrected)"),
             )
         rows.append(row)
 
@@ -252,7 +254,11 @@ def csv_rows(summary: dict) -> list[dict[str, Any]]:
             for seat in sb["seats"]:
                 add("seat", grp, "win_rate", seat=seat["seat"], iv=seat["win_rate"])
                 add("seat", grp, "decisive_rate", seat=seat["seat"], iv=seat["decisive_rate"])
+            if sb.get("headline"):
+                add("seat", grp, "headline_seat_test", test=sb["headline"])
             add("seat", grp, "seat_test", test=sb["test"])
+            if sb.get("stratified"):
+                add("seat", grp, "stratified_seat_test", test=sb["stratified"]["test"])
             if sb.get("pairs") and sb["pairs"].get("test"):
                 add("seat", grp, "pair_test", test=sb["pairs"]["test"])
             if sb.get("model"):

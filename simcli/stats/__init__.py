@@ -9,7 +9,10 @@ Submodules:
 - :mod:`simcli.stats.intervals` -- binomial intervals (Wilson, ...) and t intervals.
 - :mod:`simcli.stats.significance` -- seat tests, sign test, Wilcoxon from counts,
   homogeneity and multiple-comparison correction.
-- :mod:`simcli.stats.ratings` -- Bradley-Terry and Plackett-Luce fits with a seat effect.
+- :mod:`simcli.stats.seat_tests` -- the headline seat test stratified by lineup and the
+  smallest detectable seat effect.
+- :mod:`simcli.stats.ratings` -- Bradley-Terry and Plackett-Luce fits with a seat effect
+  and Davidson tie parameters.
 - :mod:`simcli.stats.power` -- binomial power and sample size.
 - :mod:`simcli.stats.distribution` -- bounded-memory running moments and quantiles.
 - :mod:`simcli.stats.records` -- what one game record means (shares, ranks, length).
@@ -37,7 +40,11 @@ _EXPORTS = {
     "wilcoxon_from_counts": "significance",
     "adjust_pvalues": "significance",
     "CORRECTION_METHODS": "significance",
+    "stratified_seat_test": "seat_tests",
+    "detectable_stratified": "seat_tests",
+    "detectable_sign": "seat_tests",
     "RatingFit": "ratings",
+    "AllTied": "ratings",
     "bt_fit": "ratings",
     "pl_fit": "ratings",
     "seat_effect_lrt": "ratings",

@@ -21,7 +21,18 @@ from simcli.stats import wording as W
 from simcli.stats.aggregate import Aggregator, GroupTally, moments_of_counter
 from simcli.stats.distribution import counter_summary
 from simcli.stats.intervals import CI_METHOD_NAMES, CI_METHODS, Interval, binom_ci, t_interval
-from simcli.stats.ratings import RatingFit, elo_diff, expected_score, fit_with_seat_test
+from simcli.stats.ratings import (
+    AllTied,
+    RatingFit,
+    elo_diff,
+    expected_score,
+    fit_with_seat_test,
+)
+from simcli.stats.seat_tests import (
+    detectable_sign,
+    detectable_stratified,
+    stratified_seat_test,
+)
 from simcli.stats.significance import (
     CORRECTION_METHODS,
     TestResult,
@@ -43,22 +54,35 @@ class _Tests:
     def __init__(self) -> None:
         self.entries: list[dict] = []
 
-    def add(self, kind: str, group: str, text: str, result: TestResult) -> dict:
+    def add(
+        self,
+        kind: str,
+        group: str,
+        text: str,
+        result: TestResult,
+        *,
+        descriptive: str | None = None,
+    ) -> dict:
+        """``descriptive``: why the test stays out of the correction family (its
+        p-value is shown as a descriptive figure, never called significant)."""
         entry = {
             "id": f"T{len(self.entries) + 1}",
             "kind": kind,
             "group": group,
             **result.to_dict(),
+            "in_family": descriptive is None,
             "p_adjusted": None,
             "significant": None,
             "text": text,
             "sentence": None,
         }
+        if descriptive is not None:
+            entry["descriptive"] = descriptive
         self.entries.append(entry)
         return entry
 
     def finish(self, method: str, alpha: float) -> dict:
-        defined = [e for e in self.entries if e["p_value"] is not None]
+        defined = [e for e in self.entries if e["p_value"] is not None and e["in_family"]]
         m = len(defined)
         adjusted = adjust_pvalues([e["p_value"] for e in defined], method) if m else []
         for e, q in zip(defined, adjusted, strict=True):
@@ -71,7 +95,10 @@ class _Tests:
             "name": CORRECTION_METHODS[method],
             "tests": m,
             "alpha": alpha,
-            "undefined_tests": len(self.entries) - m,
+            "undefined_tests": sum(1 for e in self.entries if e["p_value"] is None),
+            "descriptive_tests": sum(
+                1 for e in self.entries if e["p_value"] is not None and not e["in_family"]
+            ),
         }
 
 
@@ -81,6 +108,8 @@ def _sentence(e: dict, m: int, method: str, alpha: float) -> str:
         return f"{text}; {e['test']} not possible ({e.get('note', 'undefined')})."
     p = W.p_phrase(e["p_value"])
     a = f"{alpha:g}"
+    if not e["in_family"]:
+        return f"{e['text']}; {e['test']}{_stat(e)} {p} (descriptive: {e['descriptive']})."
     if method == "none" or m == 1:
         verdict = "significant" if e["significant"] else "not significant"
         tail = f"{verdict} at {a}" + (" (the only test)" if m == 1 else " (no correction)")
@@ -91,11 +120,16 @@ def _sentence(e: dict, m: int, method: str, alpha: float) -> str:
             f"({method.upper() if method in ('bh', 'by') else method.capitalize()}, "
             f"adjusted {W.p_phrase(e['p_adjusted'])})"
         )
-    stat = ""
-    if e.get("statistic") is not None and e["test"].startswith(("chi-square", "likelihood")):
-        stat = f" ({'chi-square' if e['test'].startswith('chi') else 'LR'} = "
-        stat += f"{e['statistic']:.2f}, df = {W.num(e.get('df'))})"
-    return f"{text}; {e['test']}{stat} {p}, {tail}."
+    return f"{text}; {e['test']}{_stat(e)} {p}, {tail}."
+
+
+def _stat(e: dict) -> str:
+    if e.get("statistic") is None:
+        return ""
+    if e["test"].startswith(("chi-square", "likelihood", "stratified")):
+        name = "LR" if e["test"].startswith("likelihood") else "chi-square"
+        return f" ({name} = {e['statistic']:.2f}, df = {W.num(e.get('df'))})"
+    return ""
 
 
 def _iv(x: Interval) -> dict:
@@ -173,7 +207,9 @@ def summarize(
         groups.append(_group(agg, agg.groups[key], ctx, multi))
     comparison = _variant_comparison(agg, groups, ctx)
     correction_info = ctx.tests.finish(correction, alpha)
-    findings = [e["sentence"] for e in ctx.tests.entries]
+    # headline tests first, then the descriptive p-values
+    findings = [e["sentence"] for e in ctx.tests.entries if e["in_family"]]
+    findings += [e["sentence"] for e in ctx.tests.entries if not e["in_family"]]
     for grp in groups:
         findings.extend(grp.pop("_descriptive", []))
     run = _run_section(run_info, ctx)
@@ -307,6 +343,8 @@ def _group(agg: Aggregator, g: GroupTally, ctx: _Context, multi: bool) -> dict:
     out["pairwise"] = _pairwise(g, ctx, names)
     fit, pending = _ratings(g, ctx, label, names, out)
     out["seat_bias"] = _seat_bias(g, ctx, label, names, fit, pending, out["ratings"])
+    if out["seat_bias"].get("detectable"):
+        out["_descriptive"].append(out["seat_bias"]["detectable"]["sentence"])
     _collect_notes(out, ctx)
     return out
 
@@ -369,6 +407,10 @@ def _ratings(g: GroupTally, ctx: _Context, label: str, names: list[str], out: di
         return None, None
     try:
         fit, lrt = fit_with_seat_test(dict(g.orders), names=names)
+    except AllTied as exc:
+        out["ratings"] = {"note": str(exc)}
+        out["notes"].append(f"ratings: {exc}")
+        return None, None
     except (ValueError, np.linalg.LinAlgError, FloatingPointError) as exc:  # pragma: no cover
         out["ratings"] = {"note": f"the rating fit failed: {exc}"}
         return None, None
@@ -386,14 +428,14 @@ def _ratings(g: GroupTally, ctx: _Context, label: str, names: list[str], out: di
     out["ratings"] = data
     for note in fit.notes:
         out["notes"].append(f"ratings: {note}")
-    model = "Bradley-Terry" if g.players == 2 else "Plackett-Luce"
+    model = _model_name(fit)
     if g.players == 2:
         adv = fit.first_seat_advantage(ctx.confidence)
         eq = expected_score(adv.estimate) if adv.estimate is not None else None
         text = (
             f"{label}: controlled for who sat where ({model} with a seat parameter), "
             f"seat 0 is worth {W.num_ci(adv.to_dict(), 0, sign=True)} Elo "
-            f"(between equal strategies seat 0 would score {W.pct(eq)})"
+            f"(between equal strategies seat 0 would win {W.pct(eq)} of the decisive games)"
         )
     else:
         parts = []
@@ -413,9 +455,16 @@ def _ratings(g: GroupTally, ctx: _Context, label: str, names: list[str], out: di
         gap = elo_diff(fit, best, second, ctx.confidence)
         out["_descriptive"].append(
             f"{label}: highest rating {best}, {W.num_ci(gap.to_dict(), 0, sign=True)} Elo "
-            f"over the next, {second} ({model})."
+            f"over the next, {second} ({model}; descriptive: the two were picked for ranking "
+            f"first and second, and the interval does not allow for that selection)."
         )
     return fit, pending
+
+
+def _model_name(fit: RatingFit) -> str:
+    """Ties modelled with Davidson's parameters get his name added."""
+    base = "Bradley-Terry" if fit.seats == 2 else "Plackett-Luce"
+    return f"{base}-Davidson" if fit.ties else base
 
 
 def _seat_bias(
@@ -461,12 +510,52 @@ def _seat_bias(
         )
     if st.decisive == 0:
         ctx.notes.append(f"{label}: no decisive games: the seat test is not possible")
-    out["test"] = ctx.tests.add("seat", label, text, res)
-    # seat-swapped pairs
-    out["pairs"] = _pairs(g, ctx, label)
+    # the headline test: seat-swapped pairs where every mixed game is paired, else the
+    # test stratified by lineup; every other seat test is a descriptive figure
+    paired = (
+        n == 2
+        and g.pairs_complete > 0
+        and g.pairs_unpaired_games == 0
+        and g.self_play_games == 0
+        and g.no_seed == 0
+    )
+    strat_res, score = stratified_seat_test(dict(g.orders), n)
+    excess = ", ".join(
+        f"{W.seat_label(s)} {score.observed[s] - score.expected[s]:+.1f}" for s in range(n)
+    )
+    strat_text = (
+        f"{label}: {'' if paired else 'headline seat test: '}decisive wins compared within "
+        f"lineups ({W.plural(score.strata, 'lineup')}), observed minus expected without a "
+        f"seat effect: {excess}"
+    )
+    strat_entry = ctx.tests.add(
+        "seat_stratified",
+        label,
+        strat_text,
+        strat_res,
+        descriptive="the seat-swapped pairs give the headline test" if paired else None,
+    )
+    out["stratified"] = {
+        "observed": score.observed.tolist(),
+        "expected": score.expected.tolist(),
+        "lineups": score.strata,
+        "test": strat_entry,
+    }
+    out["test"] = ctx.tests.add(
+        "seat", label, text, res, descriptive=_POOLED if len(g.strategies) > 1 else _SAME
+    )
+    out["pairs"] = _pairs(g, ctx, label, headline=paired)
+    if paired and out["pairs"] and out["pairs"].get("test"):
+        out["headline"] = out["pairs"]["test"]
+        pos, neg = out["pairs"]["seat0_better"], out["pairs"]["seat1_better"]
+        out["detectable"] = detectable_sign(pos + neg, ctx.alpha)
+    else:
+        out["headline"] = strat_entry
+        out["detectable"] = detectable_stratified(score, ctx.alpha)
+    _detectable_sentence(out, label)
     # model-based seat effect
     if fit is not None:
-        lrt_entry = ctx.tests.add(*pending)
+        lrt_entry = ctx.tests.add(*pending, descriptive=_MODEL)
         ratings["seat_test"] = lrt_entry
         model: dict[str, Any] = {
             "seat_effects": ratings["seat_effects"],
@@ -485,7 +574,38 @@ def _seat_bias(
     return out
 
 
-def _pairs(g: GroupTally, ctx: _Context, label: str) -> dict | None:
+_POOLED = (
+    "pooled over strategies of unequal strength, this test is conservative; the headline "
+    "seat test is valid"
+)
+_SAME = "pooled decisive wins; the headline seat test is the one corrected for"
+_MODEL = "depends on the rating model; the headline seat test is the one corrected for"
+_SPLIT = "one strategy's split; the headline seat test is the one corrected for"
+
+
+def _detectable_sentence(out: dict, label: str) -> None:
+    d = out.get("detectable")
+    if not d:
+        return
+    if d["test"] == "sign test":
+        text = (
+            f"{label}: with {W.plural(d['pairs'], 'non-even pair')} the headline sign test "
+            f"detects (80% power, alpha {d['alpha']:g}) seat 0 doing better in "
+            f"{W.pct(d['seat0_better'])} of the non-even pairs or more (50% without a seat "
+            f"effect); smaller seat effects may go undetected."
+        )
+    else:
+        elo = f", about {W.signed(d['elo'])} Elo between equal strategies" if d["elo"] else ""
+        text = (
+            f"{label}: the headline seat test detects (80% power, alpha {d['alpha']:g}) seat "
+            f"0 winning {W.pct(d['seat0_share'])} of the decisive games or more, "
+            f"{W.pct(d['seat0_extra_share'])} above its fair share{elo}; smaller seat "
+            f"effects may go undetected."
+        )
+    out["detectable"]["sentence"] = text
+
+
+def _pairs(g: GroupTally, ctx: _Context, label: str, *, headline: bool = False) -> dict | None:
     n = g.players
     if g.mixed_games == 0:
         return None
@@ -510,7 +630,8 @@ def _pairs(g: GroupTally, ctx: _Context, label: str) -> dict | None:
         res = sign_test(pos, neg)
         kinds = "; ".join(f"{k} {v}" for k, v in sorted(g.pair_kinds.items()))
         text = (
-            f"{label}: in {W.plural(g.pairs_complete, 'seat-swapped pair')} (same seed, seats "
+            f"{label}: {'headline seat test: ' if headline else ''}in "
+            f"{W.plural(g.pairs_complete, 'seat-swapped pair')} (same seed, seats "
             f"exchanged) seat 0 did better in {pos}, seat 1 in {neg}, even {zero} ({kinds})"
         )
     else:
@@ -522,7 +643,8 @@ def _pairs(g: GroupTally, ctx: _Context, label: str) -> dict | None:
             f"strategy in every seat) the seat with the best total was {counts} "
             f"({g.pair_kinds.get('no single best seat', 0)} without a single best seat)"
         )
-    out["test"] = ctx.tests.add("seat_pairs", label, text, res)
+    why = None if headline else "the test stratified by lineup is the headline seat test"
+    out["test"] = ctx.tests.add("seat_pairs", label, text, res, descriptive=why)
     return out
 
 
@@ -564,7 +686,7 @@ def _seat_by_strategy(g, ctx: _Context, label: str, names, fit: RatingFit | None
                     "decisive": sp.decisive,
                     "draws": sp.draws,
                     "seats": seats,
-                    "test": ctx.tests.add("seat_by_strategy", label, text, res),
+                    "test": ctx.tests.add("seat_by_strategy", label, text, res, descriptive=_SPLIT),
                 }
             )
         ms = g.mixed_seat.get(nm)
@@ -599,7 +721,7 @@ def _seat_by_strategy(g, ctx: _Context, label: str, names, fit: RatingFit | None
                     "seats": seats,
                     "test": twin
                     if twin is not None
-                    else ctx.tests.add("seat_by_strategy", label, text, res),
+                    else ctx.tests.add("seat_by_strategy", label, text, res, descriptive=_SPLIT),
                 }
             )
     # "seat bias by skill level": strongest first (rating, else score rate)
@@ -724,7 +846,7 @@ def _variant_comparison(agg: Aggregator, groups: list[dict], ctx: _Context) -> l
                 "players": players,
                 "variants": [grp["variant"] for grp in grps],
                 "table": table,
-                "seat1_rates": [
+                "seat0_rates": [
                     {"variant": v, "rate": grp["seat_bias"]["seats"][0]["decisive_rate"]}
                     for (r, v), grp in zip(rates, grps, strict=True)
                 ],

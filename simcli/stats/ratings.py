@@ -44,6 +44,10 @@ _SEPARATION_LIMIT = 9.0
 OrderData = Mapping[tuple[tuple[str, ...], tuple[int, ...]], float]
 
 
+class AllTied(ValueError):
+    """No game has a decisive result: ratings and seat effects cannot be estimated."""
+
+
 @dataclass
 class RatingFit:
     """The result of :func:`bt_fit` / :func:`pl_fit`. All values in Elo."""
@@ -62,6 +66,15 @@ class RatingFit:
     games: float
     prior_games: float = 0.0
     notes: list[str] = field(default_factory=list)
+    #: Davidson tie parameters, one per tied-group size seen (``delta``, 95% interval)
+    ties: list[dict] = field(default_factory=list)
+
+    def equal_draw_rate(self) -> float | None:
+        """Two seats: the draw probability between equal strategies, ``nu / (2 + nu)``."""
+        for t in self.ties:
+            if t["size"] == 2 and self.seats == 2:
+                return t["delta"] / (2.0 + t["delta"])
+        return 0.0 if self.seats == 2 else None
 
     def rating_interval(self, name: str, confidence: float = 0.95) -> Interval:
         i = self.names.index(name)
@@ -119,6 +132,8 @@ class RatingFit:
             "converged": self.converged,
             "games": self.games,
             "prior_games": self.prior_games,
+            "ties": [dict(t) for t in self.ties],
+            "tie_model": "Davidson-Luce (one tie parameter per tied-group size)",
             "notes": list(self.notes),
         }
 
@@ -205,69 +220,133 @@ def ranks_to_orders(data: OrderData) -> dict[tuple[tuple[str, ...], tuple[int, .
 # ----------------------------------------------------------------------------- fitting
 
 
-class _Problem:
-    """Arrays for the vectorised Plackett-Luce likelihood."""
+def _stages(ranks: Sequence[int]) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """(remaining seats, seats chosen next) for every stage of a finishing order with
+    ties; the last stage with one seat left has probability 1 and is dropped."""
+    levels = sorted(set(ranks))
+    remaining = tuple(range(len(ranks)))
+    out = []
+    for lv in levels:
+        chosen = tuple(s for s in remaining if ranks[s] == lv)
+        if len(remaining) > 1:
+            out.append((remaining, chosen))
+        remaining = tuple(s for s in remaining if ranks[s] != lv)
+    return out
 
-    def __init__(self, orders: Mapping, names: list[str], n_seats: int, seat: bool, anchors):
+
+def tie_sizes(data: OrderData) -> list[int]:
+    """Sizes of tied groups (2 or more seats sharing a place) present in ``data``."""
+    sizes = set()
+    for (_strats, ranks), w in data.items():
+        if w > 0:
+            for _rem, chosen in _stages(ranks):
+                if len(chosen) > 1:
+                    sizes.add(len(chosen))
+    return sorted(sizes)
+
+
+class _Problem:
+    """The Davidson-Luce likelihood as a conditional logit, vectorised.
+
+    Each stage of a finishing order chooses the next place's seats ``T`` among every
+    non-empty subset ``S`` of the remaining seats whose size is 1 or an observed tie
+    size; the choice has utility ``mean_{s in S} eta_s + log delta_|S|`` (``delta_1 =
+    1``). Features: one column per free strategy, one per seat after seat 0, one per
+    tie size (``log delta``)."""
+
+    def __init__(
+        self,
+        data: Mapping,
+        names: list[str],
+        n_seats: int,
+        seat: bool,
+        anchors,
+        sizes: Sequence[int],
+    ) -> None:
         self.n = n_seats
-        keys = list(orders)
-        self.w = np.array([orders[k] for k in keys], dtype=float)
-        index = {nm: i for i, nm in enumerate(names)}
         free = [nm for nm in names if nm not in anchors]
         self.free = free
         pos = {nm: i for i, nm in enumerate(free)}
+        known = set(names)
         n_r = len(free)
         n_h = n_seats - 1 if seat else 0
-        self.n_r, self.n_h = n_r, n_h
-        P = n_r + n_h
-        K = len(keys)
-        X = np.zeros((K, n_seats, max(P, 1)))
-        for k, (strats, order) in enumerate(keys):
-            for j, s in enumerate(order):
-                nm = strats[s]
-                if nm not in index:
-                    raise ValueError(f"unknown strategy {nm!r}")
-                if nm in pos:
-                    X[k, j, pos[nm]] += 1.0
-                if seat and s > 0:
-                    X[k, j, n_r + s - 1] += 1.0
-        self.X = X[:, :, :P] if P else X[:, :, :0]
+        self.n_r, self.n_h, self.n_t = n_r, n_h, len(sizes)
+        self.sizes = list(sizes)
+        P = n_r + n_h + len(sizes)
         self.P = P
+        allowed = {1, *sizes}
+        subsets = {}
+        rows_w, rows_z, rows_c = [], [], []
+        for (strats, ranks), w in data.items():
+            if w <= 0:
+                continue
+            for nm in strats:
+                if nm not in known:
+                    raise ValueError(f"unknown strategy {nm!r}")
+            X = np.zeros((n_seats, P))
+            for s, nm in enumerate(strats):
+                if nm in pos:
+                    X[s, pos[nm]] += 1.0
+                if seat and s > 0:
+                    X[s, n_r + s - 1] += 1.0
+            for remaining, chosen in _stages(ranks):
+                if remaining not in subsets:
+                    subsets[remaining] = self._alternatives(remaining, allowed, n_seats)
+                alts, member, ties = subsets[remaining]
+                rows_w.append(float(w))
+                rows_z.append(member @ X + ties)
+                rows_c.append(alts[chosen])
+        A = max((z.shape[0] for z in rows_z), default=1)
+        K = len(rows_z)
+        self.Z = np.zeros((K, A, P))
+        self.mask = np.zeros((K, A), dtype=bool)
+        for k, z in enumerate(rows_z):
+            self.Z[k, : z.shape[0]] = z
+            self.mask[k, : z.shape[0]] = True
+        self.w = np.array(rows_w, dtype=float)
+        self.chosen = self.Z[np.arange(K), np.array(rows_c, dtype=int)] if K else np.zeros((0, P))
+
+    def _alternatives(self, remaining, allowed, n_seats):
+        """For the seats still in play: index of every allowed subset, the matrix that
+        averages the seats' features over each subset, and its tie-size columns."""
+        alts = [
+            c
+            for k in sorted(allowed)
+            if k <= len(remaining)
+            for c in itertools.combinations(remaining, k)
+        ]
+        member = np.zeros((len(alts), n_seats))
+        ties = np.zeros((len(alts), self.P))
+        for a, sub in enumerate(alts):
+            member[a, list(sub)] = 1.0 / len(sub)
+            if len(sub) > 1:
+                ties[a, self.n_r + self.n_h + self.sizes.index(len(sub))] = 1.0
+        return {c: a for a, c in enumerate(alts)}, member, ties
+
+    def _probs(self, beta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        U = np.where(self.mask, self.Z @ beta, -np.inf)
+        m = U.max(axis=1, keepdims=True)
+        e = np.exp(U - m)
+        s = e.sum(axis=1, keepdims=True)
+        return e / s, (m + np.log(s))[:, 0]
+
+    def _mean(self, pi: np.ndarray) -> np.ndarray:
+        return np.matmul(pi[:, None, :], self.Z)[:, 0, :]
 
     def nll(self, beta: np.ndarray) -> tuple[float, np.ndarray]:
-        eta = self.X @ beta if self.P else np.zeros(self.X.shape[:2])
-        n = self.n
-        ll = 0.0
-        G = np.zeros_like(eta)
-        for j in range(n - 1):
-            tail = eta[:, j:]
-            m = tail.max(axis=1, keepdims=True)
-            e = np.exp(tail - m)
-            s = e.sum(axis=1, keepdims=True)
-            lse = (m + np.log(s))[:, 0]
-            ll += float(np.dot(self.w, eta[:, j] - lse))
-            pi = e / s
-            G[:, j] += 1.0
-            G[:, j:] -= pi
-        grad = -np.einsum("k,ki,kip->p", self.w, G, self.X) if self.P else np.zeros(0)
+        pi, lse = self._probs(beta)
+        ll = float(np.dot(self.w, self.chosen @ beta - lse))
+        grad = -(self.w @ (self.chosen - self._mean(pi)))
         return -ll, grad
 
     def hess(self, beta: np.ndarray) -> np.ndarray:
         if not self.P:
             return np.zeros((0, 0))
-        eta = self.X @ beta
-        n = self.n
-        H = np.zeros((self.P, self.P))
-        for j in range(n - 1):
-            tail = eta[:, j:]
-            e = np.exp(tail - tail.max(axis=1, keepdims=True))
-            pi = e / e.sum(axis=1, keepdims=True)
-            Xt = self.X[:, j:, :]
-            mean = np.einsum("ki,kip->kp", pi, Xt)
-            second = np.einsum("ki,kip,kiq->kpq", pi, Xt, Xt)
-            cov = second - np.einsum("kp,kq->kpq", mean, mean)
-            H += np.einsum("k,kpq->pq", self.w, cov)
-        return H
+        pi, _ = self._probs(beta)
+        mean = self._mean(pi)
+        flat = self.Z.reshape(-1, self.P)
+        second = flat.T @ (flat * (pi * self.w[:, None]).reshape(-1, 1))
+        return second - mean.T @ (mean * self.w[:, None])
 
 
 def _components(orders: Mapping, names: list[str]) -> list[list[str]]:
@@ -309,13 +388,15 @@ def _fit_orders(
         anchors.append(anchor if anchor in comp else comp[0])
     singletons = {comp[0] for comp in comps if len(comp) == 1}
     data = dict(orders)
+    sizes = tie_sizes(orders)
     if prior > 0:
+        # one virtual game per seating, spread over the n cyclic finishing orders
         seen = {strats for strats, _ in orders}
         for strats in seen:
-            ties = ranks_to_orders({(strats, tuple([0] * n_seats)): prior})
-            for k, v in ties.items():
-                data[k] = data.get(k, 0.0) + v
-    prob = _Problem(data, names, n_seats, seat, set(anchors))
+            for c in range(n_seats):
+                key = (strats, tuple((s - c) % n_seats for s in range(n_seats)))
+                data[key] = data.get(key, 0.0) + prior / n_seats
+    prob = _Problem(data, names, n_seats, seat, set(anchors), sizes)
     games = float(sum(orders.values()))
     if x0 is None or len(x0) != prob.P:
         x0 = np.zeros(prob.P)
@@ -341,7 +422,8 @@ def _fit_orders(
         fit.notes.insert(
             0,
             "the maximum-likelihood estimate does not exist (a strategy or seat won or "
-            "lost every game); ratings use one virtual all-tied game per seating",
+            "lost every game); ratings use one virtual game per seating, split evenly "
+            "over the seats' finishing orders",
         )
         return fit
     notes = []
@@ -389,6 +471,22 @@ def _fit_orders(
             else None
             for s in range(n_seats - 1)
         ]
+    ties = []
+    z = float(stats.norm.ppf(0.975))
+    for t, size in enumerate(prob.sizes):
+        i = prob.n_r + prob.n_h + t
+        log_d = float(beta[i])
+        sd = math.sqrt(cov_free[i, i]) if cov_free is not None else None
+        ties.append(
+            {
+                "size": size,
+                "delta": math.exp(log_d),
+                "log_delta": log_d,
+                "log_delta_se": sd,
+                "low": math.exp(log_d - z * sd) if sd is not None else None,
+                "high": math.exp(log_d + z * sd) if sd is not None else None,
+            }
+        )
     if len([c for c in comps if len(c) > 1]) > 1:
         notes.append(
             "strategies form separate groups that never met; ratings are comparable only "
@@ -409,9 +507,10 @@ def _fit_orders(
         games=games,
         prior_games=float(prior * len({s for s, _ in orders})) if prior else 0.0,
         notes=notes,
+        ties=ties,
     )
     fit._components = {nm: ci for ci, comp in enumerate(comps) for nm in comp}  # type: ignore[attr-defined]
-    fit._beta = (beta, prob.n_r)  # type: ignore[attr-defined]
+    fit._beta = (beta, prob.n_r, prob.n_h)  # type: ignore[attr-defined]
     return fit
 
 
@@ -466,9 +565,14 @@ def pl_fit(
     are 0 for first place, equal ranks are ties. ``seat=True`` adds one parameter per
     seat after the first.
     """
-    orders = ranks_to_orders(data)
+    orders = {k: float(w) for k, w in data.items() if w > 0}
     if not orders:
         raise ValueError("no games to rate")
+    if all(len(set(ranks)) == 1 for _, ranks in orders):
+        raise AllTied(
+            "every game ended with all seats tied (a draw): no decisive result to rate "
+            "strategies or seats"
+        )
     n_seats = len(next(iter(orders))[0])
     if any(len(s) != n_seats for s, _ in orders):
         raise ValueError("all games must have the same number of seats")
@@ -499,10 +603,9 @@ def fit_with_seat_test(
     """Ratings with seat effects plus the likelihood-ratio test of the seat effects,
     controlled for who sat where. The reduced model uses the same prior as the full."""
     full = pl_fit(data, names=names, seat=True, anchor=anchor)
-    beta, n_r = full._beta  # type: ignore[attr-defined]
-    reduced = pl_fit(
-        data, names=names, seat=False, anchor=anchor, prior=_prior_of(full), _x0=beta[:n_r]
-    )
+    beta, n_r, n_h = full._beta  # type: ignore[attr-defined]
+    x0 = np.concatenate([beta[:n_r], beta[n_r + n_h :]])
+    reduced = pl_fit(data, names=names, seat=False, anchor=anchor, prior=_prior_of(full), _x0=x0)
     return full, seat_effect_lrt(full, reduced)
 
 

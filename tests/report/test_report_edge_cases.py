@@ -81,6 +81,26 @@ def test_all_draws_zero_decisive_games(tmp_path):
     assert any("no decisive games" in n for n in s["notes"])
     assert "not possible (no decisive games)" in out["md"]
     assert s["groups"][0]["strategies"][0]["score_rate"]["estimate"] == 0.5
+    # every game drawn: no ratings, said in plain words, no headline p-value
+    assert "every game ended with all seats tied" in s["groups"][0]["ratings"]["note"]
+    assert sb["headline"]["p_value"] is None and sb["detectable"] is None
+    assert "every game ended with all seats tied" in out["md"]
+
+
+def test_all_wins_by_one_strategy_with_draws_beside(tmp_path):
+    # A wins every decisive game from either seat: the draw model's MLE does not exist;
+    # finite ratings from the stated prior, never an infinite rating
+    recs = []
+    for i in range(40):
+        seats = ("A", "B") if i % 2 else ("B", "A")
+        winner = [] if i % 5 == 0 else [seats.index("A")]
+        recs.append(make_record(seats, winner, [4, 4] if not winner else [6, 2], seed=i // 2))
+    s, out = _check_all_formats(tmp_path, recs)
+    grp = s["groups"][0]
+    assert any("does not exist" in n for n in grp["ratings"]["notes"])
+    assert all(r["elo"] is not None and abs(r["elo"]) < 2000 for r in grp["ratings"]["ratings"])
+    assert grp["ratings"]["ties"][0]["size"] == 2
+    assert "Davidson" in out["md"]
 
 
 def test_seat_that_never_won(tmp_path):
@@ -183,10 +203,13 @@ def test_report_text_sentences_and_correction(tmp_path):
     )
     s, out = _check_all_formats(tmp_path, recs, correction="holm")
     m = s["correction"]["tests"]
-    assert m >= 4
+    assert m == 1  # the headline seat test of the one group
     seat = s["groups"][0]["seat_bias"]["test"]["sentence"]
     assert re.search(r"seat 0 wins \d+\.\d% \[\d+\.\d%, \d+\.\d%\] of \d+ decisive games", seat)
-    assert f"after correction for {m} tests (Holm" in seat
+    assert "(descriptive: pooled over strategies" in seat
+    headline = s["groups"][0]["seat_bias"]["headline"]["sentence"]
+    assert "headline seat test: in 300 seat-swapped pairs" in headline
+    assert "significant at 0.05 (the only test)" in headline
     assert s["settings"]["correction"] == "holm"
     assert "Findings" in out["printed"]
 

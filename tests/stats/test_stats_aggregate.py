@@ -253,14 +253,18 @@ def test_seat_effect_found_only_when_present():
     with_effect = two_player_round_robin(strengths, 300, seat_advantage=0.3, rng=rng)
     s = summarize(_agg(with_effect))
     sb = s["groups"][0]["seat_bias"]
-    assert sb["test"]["significant"] and sb["model"]["test"]["significant"]
-    assert sb["pairs"]["test"]["significant"]
+    # the pairs give the headline test; pooled, stratified and model tests are descriptive
+    assert sb["headline"]["id"] == sb["pairs"]["test"]["id"] and sb["headline"]["significant"]
+    for other in (sb["test"], sb["model"]["test"], sb["stratified"]["test"]):
+        assert not other["in_family"] and other["significant"] is None
+        assert other["p_value"] < 0.05 and "descriptive" in other["sentence"]
+    assert sb["detectable"]["test"] == "sign test" and 0.5 < sb["detectable"]["seat0_better"]
     adv = sb["model"]["first_seat_advantage"]
     assert adv["low"] < 0.3 * 400 / np.log(10) < adv["high"]
     null = two_player_round_robin(strengths, 300, seat_advantage=0.0, rng=rng)
     s0 = summarize(_agg(null))
     sb0 = s0["groups"][0]["seat_bias"]
-    assert not sb0["test"]["significant"] and not sb0["model"]["test"]["significant"]
+    assert not sb0["headline"]["significant"] and sb0["model"]["test"]["p_value"] > 0.05
     ratings = {r["name"]: r for r in s0["groups"][0]["ratings"]["ratings"]}
     assert ratings["C"]["low"] < -400 / np.log(10) < ratings["C"]["high"]
 
@@ -276,17 +280,26 @@ def test_variants_are_groups_with_homogeneity_test():
     assert [g["variant"] for g in s["groups"]] == ["fair", "skewed", "mild"]
     comp = s["variant_comparison"][0]
     assert comp["variants"] == ["fair", "skewed", "mild"]
+    # seat0_rates holds seat 0's share of decisive wins (once mislabelled seat1_rates)
+    for row, grp in zip(comp["seat0_rates"], s["groups"], strict=True):
+        seat0 = grp["seat_bias"]["seats"][0]
+        assert row["rate"]["estimate"] == seat0["decisive_wins"] / grp["seat_bias"]["decisive"]
     table = np.array(comp["table"])
     assert comp["test"]["p_value"] == pytest.approx(
         stats.chi2_contingency(table, correction=False).pvalue
     )
     assert comp["test"]["significant"]
     # every p-value of the report is adjusted in one family
-    pvals = [t["p_value"] for t in s["tests"] if t["p_value"] is not None]
-    assert s["correction"]["tests"] == len(pvals)
-    assert [t["p_adjusted"] for t in s["tests"] if t["p_value"] is not None] == pytest.approx(
-        list(stats.false_discovery_control(pvals))
+    # one family: one headline seat test per group plus the homogeneity test; the other
+    # seat tests of the same null on the same games are descriptive figures
+    family = [t for t in s["tests"] if t["p_value"] is not None and t["in_family"]]
+    assert s["correction"]["tests"] == len(family) == 3 + 1
+    assert [t["kind"] for t in family].count("variant_homogeneity") == 1
+    assert [t["id"] for t in family[:3]] == [g["seat_bias"]["headline"]["id"] for g in s["groups"]]
+    assert [t["p_adjusted"] for t in family] == pytest.approx(
+        list(stats.false_discovery_control([t["p_value"] for t in family]))
     )
+    assert all(t["p_adjusted"] is None for t in s["tests"] if not t["in_family"])
     assert "false_discovery_control" in s["correction"]["name"]
 
 
@@ -392,7 +405,7 @@ def test_invariants_on_random_logs():
         sb = grp["seat_bias"]
         assert sb["decisive"] + sb["draws"] + sb["shared_first"] == valid
         for t in s["tests"]:
-            assert t["p_value"] is None or 0 <= t["p_adjusted"] <= 1
+            assert t["p_value"] is None or not t["in_family"] or 0 <= t["p_adjusted"] <= 1
         import json
 
         json.dumps(s, allow_nan=False)
@@ -415,3 +428,22 @@ def test_solo_pairing_spills_to_disk_with_identical_results():
         assert ca["test"]["p_value"] == pytest.approx(cb["test"]["p_value"], rel=1e-12)
     assert a["duplicates"] == b["duplicates"] == 1
     assert any("disk store" in n for n in spilled["notes"])
+
+
+def test_headline_is_the_stratified_test_when_games_are_not_paired():
+    recs = two_player_round_robin(
+        {"A": 0.0, "B": -2.4, "C": -4.1}, 150, seat_advantage=0.4, rng=np.random.default_rng(3)
+    )
+    for i, rec in enumerate(recs):
+        rec["seed"] = 10_000 + i  # no two games share a board: no seat-swapped pairs
+    s = summarize(_agg(recs))
+    sb = s["groups"][0]["seat_bias"]
+    assert sb["pairs"]["complete"] == 0
+    assert sb["headline"]["id"] == sb["stratified"]["test"]["id"]
+    assert sb["headline"]["kind"] == "seat_stratified" and sb["headline"]["in_family"]
+    assert sb["headline"]["significant"] and "headline seat test" in sb["headline"]["sentence"]
+    assert sb["stratified"]["lineups"] == 3
+    assert sum(sb["stratified"]["observed"]) == pytest.approx(sum(sb["stratified"]["expected"]))
+    d = sb["detectable"]
+    assert d["test"].startswith("stratified") and 0.5 < d["seat0_share"] < 1 and d["elo"] > 0
+    assert any("detects (80% power" in f for f in s["findings"])

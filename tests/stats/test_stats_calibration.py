@@ -79,32 +79,6 @@ def test_t_interval_coverage_for_mean_points():
     assert 0.93 <= covered / TOURNAMENTS <= 0.97
 
 
-def test_rating_model_seat_test_size_and_interval_coverage():
-    """No seat effect, unequal strategies, seat-balanced round robin: the likelihood-ratio
-    seat test rejects ~5%, and the 95% rating intervals cover the true differences."""
-    rng = np.random.default_rng(2024)
-    sims = 1000
-    strength = {"A": 0.0, "B": -0.4, "C": -0.9}
-    games = 60  # per seating
-    seatings = [(a, b) for a in strength for b in strength if a != b]
-    p = np.array([1 / (1 + math.exp(-(strength[a] - strength[b]))) for a, b in seatings])
-    wins = rng.binomial(games, p, size=(sims, len(seatings)))
-    rejected = covered_b = covered_seat = 0
-    true_b = (strength["B"] - strength["A"]) * ELO_PER_NAT
-    for row in wins:
-        data = {}
-        for (a, b), w in zip(seatings, row.tolist(), strict=True):
-            data[((a, b), (0, 1))] = w
-            data[((a, b), (1, 0))] = games - w
-        fit, lrt = fit_with_seat_test(data, names=["A", "B", "C"])
-        rejected += lrt.p_value <= 0.05
-        covered_b += fit.rating_interval("B").contains(true_b)
-        covered_seat += fit.first_seat_advantage().contains(0.0)
-    assert 0.03 <= rejected / sims <= 0.07, rejected / sims
-    assert 0.93 <= covered_b / sims <= 0.97, covered_b / sims
-    assert 0.93 <= covered_seat / sims <= 0.97, covered_seat / sims
-
-
 def test_rating_model_seat_test_power_with_seat_effect():
     rng = np.random.default_rng(5)
     sims = 200
@@ -125,3 +99,51 @@ def test_rating_model_seat_test_power_with_seat_effect():
     expected = binomial_power(2 * games, 0.56)
     assert abs(rejected / sims - expected) <= 0.1, (rejected / sims, expected)
     assert len(seatings) == 2
+
+
+def _davidson_round_robin(rng, sims, strength, games, nu, seat_adv=0.0):
+    """Every ordered seating `games` games drawn from the Davidson model: seat-0 player
+    a, seat-1 player b, t = exp((r_a - r_b + h) / 2), P(a) = t / S, P(draw) = nu / S,
+    P(b) = (1/t) / S with S = t + 1/t + nu."""
+    seatings = [(a, b) for a in strength for b in strength if a != b]
+    out = [dict() for _ in range(sims)]
+    for a, b in seatings:
+        t = math.exp((strength[a] - strength[b] + seat_adv) / 2)
+        S = t + 1 / t + nu
+        counts = rng.multinomial(games, [t / S, nu / S, 1 / t / S], size=sims)
+        for r in range(sims):
+            out[r][((a, b), (0, 1))] = int(counts[r, 0])
+            out[r][((a, b), (0, 0))] = int(counts[r, 1])
+            out[r][((a, b), (1, 0))] = int(counts[r, 2])
+    return out
+
+
+@pytest.mark.parametrize("draw_rate,seed", [(0.0, 31), (0.3, 32), (0.6, 33)])
+def test_draw_model_seat_test_size_and_coverage(draw_rate, seed):
+    """No seat effect, unequal strategies, draws at 0/30/60% between equals: the LR seat
+    test on the Davidson model rejects 3-7% at 0.05 and the 95% intervals of a rating
+    difference and of the seat advantage cover 93-97%. (Counting a draw as half a win
+    and half a loss gave 2.0% / 0.3% rejections and 98.8-100% coverage at 30% / 60%.)"""
+    rng = np.random.default_rng(seed)
+    sims = 500  # benchmarks/bench_draw_model.py runs 2000
+    strength = {"A": 0.0, "B": -0.4, "C": -0.9}
+    nu = 2 * draw_rate / (1 - draw_rate)  # draw probability nu / (2 + nu) between equals
+    data = _davidson_round_robin(rng, sims, strength, 60, nu)
+    rejected, covered_b, covered_seat = seat_model_calibration(data, strength)
+    assert 0.03 <= rejected <= 0.07, rejected
+    assert 0.93 <= covered_b <= 0.97, covered_b
+    assert 0.93 <= covered_seat <= 0.97, covered_seat
+
+
+def seat_model_calibration(data, strength) -> tuple[float, float, float]:
+    """No true seat effect: rejection rate of the LR seat test at 0.05, and coverage of
+    the 95% intervals of R_B - R_A and of the seat advantage, over tournaments."""
+    true_b = (strength["B"] - strength["A"]) * ELO_PER_NAT
+    rejected = covered_b = covered_seat = 0
+    for d in data:
+        fit, lrt = fit_with_seat_test(d, names=list(strength))
+        rejected += lrt.p_value <= 0.05
+        covered_b += fit.rating_interval("B").contains(true_b)
+        covered_seat += fit.first_seat_advantage().contains(0.0)
+    n = len(data)
+    return rejected / n, covered_b / n, covered_seat / n

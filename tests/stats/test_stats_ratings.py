@@ -71,19 +71,60 @@ def test_seat_advantage_recovered_with_strategies_controlled():
     assert fit.ratings[1] == pytest.approx(-0.5 * ELO_PER_NAT, rel=1e-6)
 
 
-def test_plackett_luce_two_seats_equals_bradley_terry_with_draws():
+def test_davidson_draw_model_known_answer():
+    # Davidson: P(A) = t / (t + 1/t + nu), P(B) = (1/t) / (...), P(draw) = nu / (...),
+    # t = exp((r_A - r_B) / 2). With the seats balanced the seat term is 0 and the model
+    # is saturated: t^2 = W / L and nu = D / sqrt(W L). A: 30 wins, 40 draws, 10 losses
+    # -> r_A - r_B = ln 3 = 190.85 Elo, nu = 40 / sqrt(300) = 2.3094.
     data = {
-        (("A", "B"), (0, 1)): 30,
-        (("A", "B"), (1, 0)): 10,
-        (("A", "B"), (0, 0)): 10,  # draws count half
-        (("B", "A"), (0, 1)): 20,
-        (("B", "A"), (1, 0)): 30,
+        (("A", "B"), (0, 1)): 15,
+        (("A", "B"), (0, 0)): 20,
+        (("A", "B"), (1, 0)): 5,
+        (("B", "A"), (1, 0)): 15,
+        (("B", "A"), (0, 0)): 20,
+        (("B", "A"), (0, 1)): 5,
     }
-    pl = pl_fit(data)
-    bt = bt_fit([("A", "B", 50, 35), ("B", "A", 50, 20)])
-    assert pl.ratings == pytest.approx(bt.ratings, abs=1e-6)
-    assert pl.seat_effects == pytest.approx(bt.seat_effects, abs=1e-6)
-    assert pl.loglik == pytest.approx(bt.loglik, abs=1e-8)
+    fit = pl_fit(data)
+    assert fit.ratings[1] == pytest.approx(-400 * math.log10(3), abs=1e-4)
+    assert fit.seat_effects[1] == pytest.approx(0.0, abs=1e-6)
+    (tie,) = fit.ties
+    assert tie["size"] == 2 and tie["delta"] == pytest.approx(40 / math.sqrt(300), rel=1e-6)
+    # log-likelihood at the maximum: sum of n_i ln(n_i / N) over the three outcomes
+    assert fit.loglik == pytest.approx(
+        30 * math.log(0.375) + 40 * math.log(0.5) + 10 * math.log(0.125)
+    )
+    assert fit.equal_draw_rate() == pytest.approx(tie["delta"] / (2 + tie["delta"]))
+    # se of r_A - r_B: the information of the saturated trinomial, by hand
+    # d/dx of (ln p_A, ln p_D, ln p_B) with x = r_A - r_B, y = ln nu at the MLE:
+    # grad ln p_A = (1/2 - (t - 1/t)/(2S), -nu/S), ln p_B = (-1/2 - (t - 1/t)/(2S), -nu/S),
+    # ln p_D = (-(t - 1/t)/(2S), 1 - nu/S), S = t + 1/t + nu; I = N sum_i p_i g_i g_i'.
+    t, nu = math.sqrt(3), 40 / math.sqrt(300)
+    S = t + 1 / t + nu
+    c = (t - 1 / t) / (2 * S)
+    g = {"A": (0.5 - c, -nu / S), "D": (-c, 1 - nu / S), "B": (-0.5 - c, -nu / S)}
+    p = {"A": t / S, "D": nu / S, "B": 1 / t / S}
+    info = 80 * sum(p[k] * np.outer(g[k], g[k]) for k in g)
+    se = math.sqrt(np.linalg.inv(info)[0, 0]) * ELO_PER_NAT
+    full = pl_fit(data, seat=False)
+    assert full.se[1] == pytest.approx(se, rel=1e-5)
+
+
+def test_self_play_seat_and_draws_known_answer():
+    # one strategy, seat 0 wins 30, draws 20, loses 10: e^h = 30 / 10, nu = 20 / sqrt(300)
+    fit = pl_fit({(("A", "A"), (0, 1)): 30, (("A", "A"), (0, 0)): 20, (("A", "A"), (1, 0)): 10})
+    assert fit.first_seat_advantage().estimate == pytest.approx(400 * math.log10(3), abs=1e-4)
+    assert fit.ties[0]["delta"] == pytest.approx(20 / math.sqrt(300), rel=1e-6)
+
+
+def test_all_draws_and_all_wins_are_stated_not_infinite():
+    from simcli.stats.ratings import AllTied
+
+    with pytest.raises(AllTied, match="every game ended with all seats tied"):
+        pl_fit({(("A", "B"), (0, 0)): 20, (("B", "A"), (0, 0)): 20})
+    # A won every decisive game, with draws beside: finite ratings, a note, no crash
+    fit = pl_fit({(("A", "B"), (0, 1)): 20, (("B", "A"), (1, 0)): 20, (("A", "B"), (0, 0)): 5})
+    assert all(math.isfinite(x) for x in fit.ratings) and "does not exist" in fit.notes[0]
+    assert math.isfinite(fit.ties[0]["delta"])
 
 
 def test_plackett_luce_recovers_strengths_and_seat_effects():
@@ -112,21 +153,21 @@ def test_plackett_luce_recovers_strengths_and_seat_effects():
     assert lrt.df == 3 and lrt.p_value < 1e-6
 
 
-def test_plackett_luce_ties_split_equally():
-    # a 3-way tie is spread over the 6 orders: it pulls the ratings together
+def test_plackett_luce_ties_have_their_own_parameter():
+    # Davidson-Luce: a 3-way tie is a choice of the whole set with weight delta_3; with
+    # one seating and only full ties beside the strict orders, the ties fix delta_3 and
+    # leave the ratings where the strict orders put them
     strict = {(("A", "B", "C"), (0, 1, 2)): 3, (("A", "B", "C"), (2, 1, 0)): 1}
     tied = dict(strict)
     tied[(("A", "B", "C"), (0, 0, 0))] = 30
     a = pl_fit(strict, seat=False)
     b = pl_fit(tied, seat=False)
-    assert a.converged and b.converged
-    assert b.ratings[2] < b.ratings[1] < 0
-    assert abs(b.ratings[2]) < abs(a.ratings[2]) / 3
-    # one order of six, weight 30/6, per permutation: the expansion is exact
-    from simcli.stats.ratings import ranks_to_orders
-
-    orders = ranks_to_orders({(("A", "B", "C"), (0, 0, 0)): 30})
-    assert len(orders) == 6 and set(orders.values()) == {5.0}
+    assert a.converged and b.converged and not a.ties
+    assert b.ratings == pytest.approx(a.ratings, abs=1e-4)
+    assert [t["size"] for t in b.ties] == [3]
+    # a tie for second place (size 2) gets its own parameter
+    c = pl_fit({**tied, (("A", "B", "C"), (0, 1, 1)): 4}, seat=False)
+    assert [t["size"] for t in c.ties] == [2, 3]
 
 
 def test_confounded_seats_and_strategies_give_no_intervals():
