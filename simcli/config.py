@@ -332,6 +332,19 @@ def _str(doc: _Doc, path: KeyPath, value: Any) -> str:
     return value
 
 
+def _choice(doc: _Doc, path: KeyPath, value: Any, choices: tuple[str, ...]) -> str:
+    """``value`` if it is one of ``choices``; else an error naming the key's kind, the
+    choices and a close match."""
+    if value not in choices:
+        what = str(path[-1])
+        raise doc.error(
+            path,
+            f"unknown {what} {value!r}{did_you_mean(str(value), choices)}; "
+            f"expected one of: {', '.join(choices)}",
+        )
+    return value
+
+
 def _mapping(doc: _Doc, path: KeyPath, value: Any) -> dict[str, Any]:
     if value is None:
         return {}
@@ -387,13 +400,7 @@ def _build(doc: _Doc, raw: dict[str, Any]) -> Config:
         _check_setup(doc, ("game",), game, players, options)
     variants = _variants(doc, raw.get("variants"), game, base_options, players)
 
-    isolation = raw.get("isolation", "inprocess")
-    if isolation not in ISOLATIONS:
-        raise doc.error(
-            ("isolation",),
-            f"unknown isolation {isolation!r}{did_you_mean(str(isolation), ISOLATIONS)}; "
-            f"expected one of: {', '.join(ISOLATIONS)}",
-        )
+    isolation = _choice(doc, ("isolation",), raw.get("isolation", "inprocess"), ISOLATIONS)
     strategies = _strategies(doc, raw["strategies"], game_id, isolation)
     fmt, candidate = _format(doc, raw.get("format", "round_robin"), strategies, players)
 
@@ -417,13 +424,7 @@ def _build(doc: _Doc, raw: dict[str, Any]) -> Config:
         or limit <= 0
     ):
         raise doc.error(("move_time_limit",), f"expected seconds > 0; got {_kind(limit)}")
-    executor = raw.get("executor", "local")
-    if executor not in EXECUTORS:
-        raise doc.error(
-            ("executor",),
-            f"unknown executor {executor!r}{did_you_mean(str(executor), EXECUTORS)}; "
-            f"executors: {', '.join(EXECUTORS)}",
-        )
+    executor = _choice(doc, ("executor",), raw.get("executor", "local"), EXECUTORS)
     scheduler = raw.get("scheduler")
     if scheduler is not None:
         scheduler = _str(doc, ("scheduler",), scheduler)
@@ -476,13 +477,7 @@ def _strategies(
             raise doc.error(path, "missing required key 'use' (or 'command')")
         use = _str(doc, (*path, "use"), item["use"])
         params = _mapping(doc, (*path, "params"), item.get("params"))
-        where = item.get("isolation", isolation)
-        if where not in ISOLATIONS:
-            raise doc.error(
-                (*path, "isolation"),
-                f"unknown isolation {where!r}{did_you_mean(str(where), ISOLATIONS)}; "
-                f"expected one of: {', '.join(ISOLATIONS)}",
-            )
+        where = _choice(doc, (*path, "isolation"), item.get("isolation", isolation), ISOLATIONS)
         memory = item.get("memory_limit")
         if memory is not None:
             memory = _int(doc, (*path, "memory_limit"), memory, 16)

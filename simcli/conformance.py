@@ -56,7 +56,7 @@ CHECKS: dict[str, str] = {
     "independent": "clones and views are independent of the state",
     "hidden": "views hide what a seat cannot see",
     "determinize": "determinize gives states consistent with the view",
-    "snapshot": "snapshots are JSON and round-trip",
+    "snapshot": "snapshots are JSON and round-trip (state_from_snapshot too, for views)",
     "legal_moves": "legal moves are JSON values in a stable order",
     "illegal_moves": "illegal moves raise and leave the state unchanged",
     "replay": "all randomness goes through the setup and chance events",
@@ -344,14 +344,25 @@ class _Playout:
             return self.fail("snapshot", "the snapshot is not a JSON object")
         if _plain(state.snapshot()) != _plain(snap):
             return self.fail("snapshot", "two snapshots of one state differ")
-        rebuild = getattr(self.game, "state_from_snapshot", None)
-        if rebuild is not None:
+        # A strategy in its own process gets its view as JSON and rebuilt from it: the
+        # state and every seat's view must come back with the same snapshot and moves.
+        rebuild = self.game.state_from_snapshot
+        for label, original in [("the state", state)] + [
+            (f"view({seat})", state.view(seat)) for seat in range(self.players)
+        ]:
+            text = json.dumps(original.snapshot())
             try:
-                again = rebuild(self.players, self.options, json.loads(json.dumps(snap)))
+                again = rebuild(self.players, self.options, json.loads(text))
             except NotImplementedError:
                 return None
-            if _plain(again.snapshot()) != _plain(snap):
-                self.fail("snapshot", "state_from_snapshot(snapshot) has another snapshot")
+            if json.dumps(again.snapshot()) != text:
+                return self.fail("snapshot", f"state_from_snapshot of {label} differs from it")
+            if again.current_player != original.current_player or (
+                original.current_player >= 0 and again.legal_moves() != original.legal_moves()
+            ):
+                return self.fail(
+                    "snapshot", f"state_from_snapshot of {label} has other moves to play"
+                )
         return None
 
     def check_legal_moves(self, state: State) -> None:
