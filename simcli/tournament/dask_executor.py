@@ -42,6 +42,16 @@ def play_range_remote(config: Config, key: str, start: int, stop: int) -> Chunk:
     return player.play(start, stop)
 
 
+def close_players(key: str) -> int:
+    """Runs on every Dask worker at the end of a run: stop the strategy processes of that
+    run's players (a Dask worker outlives the run; its strategy processes must not)."""
+    closed = 0
+    for slot in [s for s in _PLAYERS if s[0] == key]:
+        _PLAYERS.pop(slot).close()
+        closed += 1
+    return closed
+
+
 class DaskExecutor:
     def __init__(self, config: Config, client=None):
         try:
@@ -118,5 +128,9 @@ class DaskExecutor:
         return future
 
     def close(self) -> None:
+        try:
+            self.client.run(close_players, self.key)
+        except Exception as exc:  # a worker gone with its processes: nothing to stop there
+            log.warning("could not reach every Dask worker to stop strategy processes: %s", exc)
         if self._own_client:
             self.client.close()
