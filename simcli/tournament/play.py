@@ -127,7 +127,7 @@ def game_play(
         timed = None if clock is None or isinstance(clock, NoClock) else clock.move
         if strategy_game is None:
             strategy_game = type(game)()
-        players_ = _start(strategy_game, index, seed, seats, factories, timed, rules_options)
+        _start(players_, strategy_game, index, seed, seats, factories, timed, rules_options)
         yield from _play_out(state, players_, moves, rng, timed, index)
         try:
             outcome = state.outcome()
@@ -188,6 +188,7 @@ def _finish(
 
 
 def _start(
+    started: list[Any],
     game: Game,
     index: int,
     seed: int,
@@ -195,9 +196,10 @@ def _start(
     factories: Mapping[str, StrategyFactory],
     timed: Any,
     options: Mapping[str, Any],
-) -> list[Any]:
-    """Make and start the player of every seat; a failure is that seat's forfeit."""
-    started: list[Any] = []
+) -> None:
+    """Make and start the player of every seat into ``started`` (so that the seats
+    started before a failing one still hear that the game ended); a failure is that
+    seat's forfeit."""
     for seat, name in enumerate(seats):
         factory = factories[name]
         if isinstance(factory, RemoteSeatFactory):
@@ -206,7 +208,6 @@ def _start(
             started.append(player)
             continue
         started.append(_guarded(seat, timed, _make, factory, game, seat, seed))
-    return started
 
 
 def _make(factory: StrategyFactory, game: Game, seat: int, seed: int) -> Strategy:

@@ -308,7 +308,6 @@ class RemoteSeat:
         self.seat = seat
         self.process: StrategyProcess | None = None
         self.seen: set[int] = set()  # the seat seeds (deals) this process has played
-        self.active: set[int] = set()  # games started and not ended on this process
         self.pending: deque[Any] = deque()  # what waits for an answer, oldest first
         self.options_sent: Any = None
 
@@ -344,7 +343,6 @@ class RemoteSeat:
             self.close()
             raise Forfeit(seat, fault.kind, fault.message) from None
         self.seen.add(seed)
-        self.active.add(index)
 
     def request(self, index: int, seat: int, view: Any, legal: list[Any]) -> None:
         """Queue a choose request (sent by the process's next ``flush``)."""
@@ -390,7 +388,6 @@ class RemoteSeat:
         raise StrategyFault("protocol", f"answered a choose request with a {kind!r} message")
 
     def end_game(self, index: int, seat: int, record: Mapping[str, Any]) -> None:
-        self.active.discard(index)
         process = self.process
         if process is None or not process.alive():
             return
@@ -409,7 +406,6 @@ class RemoteSeat:
             self.process.stop()
             self.process = None
         self.seen = set()
-        self.active = set()
         self.pending.clear()
 
 
