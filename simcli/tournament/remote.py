@@ -122,7 +122,8 @@ class StrategyProcess:
             self.send(dict(hello), deadline)
             reply = self.receive(deadline, during="the handshake")
             if reply["type"] == "error":
-                raise StrategyFault("protocol", f"refused the handshake: {reply.get('message')}")
+                why = str(reply.get("message"))[:300]
+                raise StrategyFault("protocol", f"refused the handshake: {why}")
             if reply["type"] != "ready" or reply.get("protocol") != PROTOCOL_VERSION:
                 raise StrategyFault(
                     "protocol",
@@ -281,7 +282,8 @@ class StrategyProcess:
             self.proc.wait(timeout=5.0)
         except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL does not fail
             pass
-        for stream in (self.proc.stdin, self.proc.stdout):
+        self._drain.join(timeout=1.0)
+        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
             try:
                 stream.close()
             except OSError:
