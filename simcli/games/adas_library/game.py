@@ -26,7 +26,7 @@ from simcli.games.adas_library.components import (
     parse,
 )
 from simcli.games.adas_library.rows import is_sorted, out_of_order, ranks
-from simcli.games.adas_library.state import AdasState
+from simcli.games.adas_library.state import PARTNER_MODES, AdasState
 
 #: Evaluation of a won (lost) game, far beyond any count of books out of order.
 WIN_VALUE = 100.0
@@ -50,6 +50,13 @@ class AdasLibrary(Game):
             kind=int,
             minimum=1,
             doc="player turns (plays and discards, all seats together) before a draw",
+        ),
+        "exchange_partner": Option(
+            default="facing",
+            choices=PARTNER_MODES,
+            doc="with 4 players, whom an Exchange trades with: facing = the seat directly "
+            "opposite when two sit on each side (0<->3, 1<->2, the rule text); diagonal = "
+            "0<->2, 1<->3",
         ),
         "data_file": Option(
             default="",

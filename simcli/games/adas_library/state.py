@@ -10,7 +10,8 @@ and ``"R"``)::
     ["reverse"]           swap the books at both ends
     ["master2", p, "R"]   Master Modify 1-2: the master card at p moves exactly N places
     ["exchange", i]       swap your book at i with your partner's book at i (2 players:
-                          the opponent; 4 players: the seat opposite, 0<->2, 1<->3)
+                          the opponent; 4 players: the seat facing you, 0<->3, 1<->2,
+                          or with ``exchange_partner: diagonal`` 0<->2, 1<->3)
     ["discard", card]     discard a card of that type without effect
 
 A chance turn (reshuffle of the discard pile into a new draw pile) has as its outcome the
@@ -48,10 +49,22 @@ if TYPE_CHECKING:
 CARD_ORDER = {card: i for i, card in enumerate(CARD_TYPES)}
 
 
-def partner_of(seat: int, players: int) -> int:
+#: The values of the option ``exchange_partner``.
+PARTNER_MODES = ("facing", "diagonal")
+
+
+def partner_of(seat: int, players: int, mode: str = "facing") -> int:
     """The seat an Exchange trades with: the opponent, or with 4 players the seat
-    directly opposite (0<->2, 1<->3)."""
-    return (seat + players // 2) % players
+    directly opposite. Seated two on a side, playing clockwise (NW, NE, SE, SW), the
+    players facing each other are 0<->3 and 1<->2 (``facing``); ``diagonal`` pairs
+    0<->2 and 1<->3, the players sitting corner to corner."""
+    if players == 2:
+        return 1 - seat
+    if mode == "facing":
+        return players - 1 - seat
+    if mode == "diagonal":
+        return (seat + players // 2) % players
+    raise ValueError(f"exchange_partner must be one of {', '.join(PARTNER_MODES)}, not {mode!r}")
 
 
 def _position(value: Any, size: int, what: str) -> int:
@@ -82,6 +95,7 @@ class AdasState(State):
         self.options = options
         self.comp = comp
         self.max_turns: int = options["max_turns"]
+        self.partner_mode: str = options.get("exchange_partner", "facing")
         self.master = master
         self.rank = ranks(master)
         self.rows = rows
@@ -109,7 +123,7 @@ class AdasState(State):
         return self.current_player == TERMINAL
 
     def partner(self, seat: int) -> int:
-        return partner_of(seat, self.players)
+        return partner_of(seat, self.players, self.partner_mode)
 
     # -- moves ----------------------------------------------------------------------
 
@@ -324,6 +338,7 @@ class AdasState(State):
         new.options = self.options
         new.comp = self.comp
         new.max_turns = self.max_turns
+        new.partner_mode = self.partner_mode
         new.master = self.master.copy()
         new.rank = self.rank.copy()
         new.rows = [row.copy() for row in self.rows]
