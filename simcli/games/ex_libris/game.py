@@ -10,6 +10,7 @@ from typing import Any
 from simcli.errors import GameOptionError
 from simcli.game import Game, IllegalMoveError, Option, State
 from simcli.games.ex_libris.components import Components, load_components
+from simcli.games.ex_libris.inspection import PROMINENT_TIES
 from simcli.games.ex_libris.state import HAND_SIZE, UNKNOWN, ExLibrisState
 
 DEFAULT_TRIGGER = MappingProxyType({"2": 13, "3": 12, "4": 11})
@@ -36,6 +37,13 @@ class ExLibris(Game):
             default="auto",
             doc="shelved cards that trigger the final round: 'auto' (13/12/11 for 2/3/4 "
             "players), an integer, or a mapping player count -> integer",
+        ),
+        "prominent_ties": Option(
+            default="next_place",
+            choices=PROMINENT_TIES,
+            doc="Prominent Works ties: next_place = the tied place's prize plus the next "
+            "lower place's, split (the text); pooled = the prizes of every place the tied "
+            "players occupy, split",
         ),
         "max_rounds": Option(
             default=20,

@@ -72,6 +72,7 @@ class ExLibrisState(State):
         self.advanced = options["mode"] == "advanced"
         self.trigger = trigger_for(options, players)
         self.max_rounds: int = options["max_rounds"]
+        self.prominent_ties: str = options["prominent_ties"]
         self.viewer: int | None = None
         self.round = 0
         self.first = 0
@@ -662,6 +663,7 @@ class ExLibrisState(State):
             self.banned,
             self.focus,
             len(self.comps.categories),
+            self.prominent_ties,
         )
 
     def outcome(self) -> Outcome:
