@@ -170,7 +170,7 @@ class AdasState(State):
             )
         hand = self.hands[seat]
         if move[0] == "discard":
-            if len(move) != 2 or move[1] not in CARD_ORDER:
+            if len(move) != 2 or not isinstance(move[1], str) or move[1] not in CARD_ORDER:
                 raise IllegalMoveError(f'a discard is ["discard", card type], not {move!r}')
             card = move[1]
             if card not in hand:

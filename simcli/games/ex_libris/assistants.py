@@ -165,8 +165,8 @@ def apply(state: ExLibrisState, task: tuple, move: Any) -> None:
     head, seat = task[0], task[1]
     if head == "home_action" and isinstance(move, list) and move[:1] == ["shelve"]:
         card, r, c = state.parse_shelve(move, "shelve")
+        state.shelve_card(seat, card, r, c)  # checks the position and the hand first
         state.tasks.pop()
-        state.shelve_card(seat, card, r, c)
         return
     if move not in legal_moves(state, task):
         raise IllegalMoveError(f"{move!r} is not a legal move here ({state.describe()})")

@@ -457,17 +457,25 @@ class ExLibrisState(State):
             self._apply_chance(task, move)
             self.run()
             return
+        # A refused move must leave the state as it was: check it against the legal
+        # moves before anything changes (the handlers below may assume a legal move).
+        move = self._offered(move)
         if head == "place":
             self._apply_placement(move)
-        elif head == "shelve":
-            self._apply_shelve(task, move)
-        elif head in ("take", "swap", "discard_draw", "discard", "search", "bid", "flip"):
-            if not _is_move(move) or move not in self.legal_moves():
-                raise IllegalMoveError(f"{move!r} is not a legal move here ({self.describe()})")
+        elif head in ("shelve", "take", "swap", "discard_draw", "discard", "search", "bid", "flip"):
             getattr(self, "_apply_" + head)(task, move)
         else:
             assistants.apply(self, task, move)
         self.run()
+
+    def _offered(self, move: Any) -> Any:
+        """The legal move equal to ``move`` (the game's own value), or IllegalMoveError."""
+        legal = self.legal_moves()
+        if _is_move(move):
+            for offered in legal:
+                if offered == move and _same_types(offered, move):
+                    return offered
+        raise IllegalMoveError(f"{move!r} is not a legal move here ({self.describe()})")
 
     def describe(self) -> str:
         """A short description of the pending decision, for error messages."""
@@ -516,13 +524,16 @@ class ExLibrisState(State):
 
     def _apply_shelve(self, task: tuple, move: Any) -> None:
         _, seat, n, only_taken = task
+        if move != "pass":
+            card, r, c = self.parse_shelve(move, "shelve")
+            if only_taken and card not in self.taken:
+                raise IllegalMoveError(
+                    f"only a card taken by this effect may be shelved, not {move!r}"
+                )
+            self.shelve_card(seat, card, r, c)  # checks the position and the hand first
         self.tasks.pop()
         if move == "pass":
             return
-        card, r, c = self.parse_shelve(move, "shelve")
-        if only_taken and card not in self.taken:
-            raise IllegalMoveError(f"only a card taken by this effect may be shelved, not {move!r}")
-        self.shelve_card(seat, card, r, c)
         if n > 1:
             self.tasks.append(("shelve", seat, n - 1, only_taken))
 
@@ -761,6 +772,13 @@ class ExLibrisState(State):
 def _unique(cards: list[int]) -> list[int]:
     """Distinct cards in ascending order (cards are unique, but views may hold -1)."""
     return sorted(set(cards))
+
+
+def _same_types(a: Any, b: Any) -> bool:
+    """Equal values that are also spelled alike (``1`` and ``True`` or ``1.0`` are not)."""
+    if isinstance(a, list):
+        return isinstance(b, list) and all(map(_same_types, a, b))
+    return type(a) is type(b)
 
 
 def _is_move(move: Any) -> bool:
