@@ -163,9 +163,12 @@ class ExLibris(Game):
                 st.hands[seat] = sorted([c for c in hand if c != UNKNOWN] + pool[:missing])
                 del pool[:missing]
         st.deck = [pool.pop() if c == UNKNOWN else c for c in st.deck]
-        used_cats = {st.prominent, st.banned} | {f for f in st.focus if f != UNKNOWN}
+        used_cats = {c for c in (st.prominent, st.banned, *st.focus) if c != UNKNOWN}
         free_cats = [c for c in range(len(comps.categories)) if c not in used_cats]
         rng.shuffle(free_cats)
+        if st.prominent == UNKNOWN:  # a library-choice view: no category is dealt yet
+            st.prominent = free_cats.pop()
+            st.banned = free_cats.pop()
         st.focus = [free_cats.pop() if f == UNKNOWN else f for f in st.focus]
         seen_tiles = set(st.permanent) | set(st.current) | set(st.loc_discard)
         seen_tiles.update(t for t in st.stack if t != UNKNOWN)

@@ -143,10 +143,16 @@ def inspect_all(
         all_down = down | set(flipped)
         counts = category_counts(cells, all_down, card_books, categories)
         partial.append((tuple(flipped), counts, stability(cells)))
-    awards = prominent_awards([p[1][prominent] for p in partial], ties=prominent_ties)
+    # A category index below 0 is a card not dealt yet (a library-choice view): no
+    # prize, no penalty.
+    if prominent >= 0:
+        awards = prominent_awards([p[1][prominent] for p in partial], ties=prominent_ties)
+    else:
+        awards = [0] * len(partial)
     sheets = []
     for seat, (flipped, counts, stab) in enumerate(partial):
-        penalty = -BANNED_PENALTY * counts[banned]
+        banned_books = counts[banned] if banned >= 0 else 0
+        penalty = -BANNED_PENALTY * banned_books
         variety = VARIETY_POINTS * min(n for c, n in enumerate(counts) if c != banned)
         focus = FOCUS_POINTS * counts[focuses[seat]] if focuses[seat] >= 0 else 0
         total = stab + awards[seat] + penalty + variety + focus
@@ -161,7 +167,7 @@ def inspect_all(
                 focus=focus,
                 total=total,
                 books=sum(counts),
-                banned_books=counts[banned],
+                banned_books=banned_books,
             )
         )
     return sheets

@@ -751,7 +751,9 @@ class ExLibrisState(State):
 
     def view(self, seat: int) -> ExLibrisState:
         """What ``seat`` knows: its own hand and focus, every shelf, the board, the public
-        discard piles, the sizes of other hands, the deck and the location stack."""
+        discard piles, the sizes of other hands, the deck and the location stack. During
+        the library choice (round 0): its own two offered tiles and the libraries already
+        chosen, but no category card and no hand card."""
         new = self.clone()
         new.viewer = seat
         new.deck = [UNKNOWN] * len(self.deck)
@@ -761,6 +763,13 @@ class ExLibrisState(State):
                 new.hands[other] = [UNKNOWN] * len(self.hands[other])
                 new.focus[other] = UNKNOWN
                 new.offered[other] = [UNKNOWN] * len(self.offered[other])
+        if self.round == 0:
+            # The advanced game's library choice is setup step 4; the category cards and
+            # the hands are dealt later (steps 6-8), so nobody has seen them yet. The
+            # setup draws them in advance; the view shows six face-down cards per hand.
+            new.prominent = new.banned = UNKNOWN
+            new.focus = [UNKNOWN] * self.players
+            new.hands = [[UNKNOWN] * len(hand) for hand in self.hands]
         return new
 
     def render(self) -> str:
