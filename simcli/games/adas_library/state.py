@@ -15,7 +15,9 @@ and ``"R"``)::
     ["discard", card]     discard a card of that type without effect
 
 A chance turn (reshuffle of the discard pile into a new draw pile) has as its outcome the
-new draw pile as a list of card types, top card first.
+new draw pile as a list of card types, top card first. The ``n``-th reshuffle of a game
+orders the cards by keys drawn for (game, reshuffle ``n``), the same for every history
+(see ``simcli/games/chance.py``).
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from simcli.games.adas_library.rows import (
     switch_pairs,
     uniform,
 )
+from simcli.games.chance import ChanceStreams, copy_numbers, keyed_order
 
 if TYPE_CHECKING:
     from simcli.games.adas_library.game import AdasLibrary
@@ -106,6 +109,7 @@ class AdasState(State):
         self.winner: int | None = None
         self.reshuffle = False  # the seat to move has played and waits for a reshuffle
         self.viewer: int | None = None
+        self.chance = ChanceStreams()
 
     # -- turn structure ---------------------------------------------------------------
 
@@ -274,9 +278,12 @@ class AdasState(State):
     def sample_chance(self, rng: random.Random) -> list[str]:
         if not self.reshuffle or self.winner is not None:
             raise IllegalMoveError("no chance event is pending")
-        pile = list(self.discard)
-        rng.shuffle(pile)
-        return pile
+        pile = self.discard
+        universe = self.comp.deck()
+        numbers = copy_numbers(pile, universe)
+        stream = self.chance.random(rng, "reshuffle")
+        order = keyed_order(range(len(pile)), numbers.__getitem__, len(universe), stream)
+        return [pile[i] for i in order]
 
     def _apply_reshuffle(self, outcome: Any) -> None:
         if (
@@ -291,6 +298,7 @@ class AdasState(State):
         self.draw = list(outcome)
         self.discard = []
         self.reshuffle = False
+        self.chance.happened("reshuffle")
         self._draw(self.turns % self.players)
 
     # -- results and views ---------------------------------------------------------
@@ -315,6 +323,7 @@ class AdasState(State):
                 view.hands[s] = [UNKNOWN] * len(view.hands[s])
         view.draw = [UNKNOWN] * len(view.draw)
         view.viewer = seat
+        view.chance = self.chance.hidden()
         return view
 
     def snapshot(self) -> dict[str, Any]:
@@ -329,6 +338,7 @@ class AdasState(State):
             "winner": self.winner,
             "reshuffle": self.reshuffle,
             "viewer": self.viewer,
+            "chance_events": self.chance.snapshot(),
         }
 
     def clone(self) -> AdasState:
@@ -349,6 +359,7 @@ class AdasState(State):
         new.winner = self.winner
         new.reshuffle = self.reshuffle
         new.viewer = self.viewer
+        new.chance = self.chance.copy()
         return new
 
     def render(self) -> str:

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from simcli.game import CHANCE, TERMINAL, IllegalMoveError, Outcome, State
 from simcli.games.bibliogamo.components import ARTISAN_LETTERS, ARTISANS, Components
+from simcli.games.chance import ChanceStreams, keyed_order
 
 if TYPE_CHECKING:
     from simcli.games.bibliogamo.game import Bibliogamo
@@ -71,6 +72,7 @@ class BibliogamoState(State):
         "unblocked",
         "sale",
         "hires",
+        "chance",
     )
 
     def __init__(
@@ -103,6 +105,7 @@ class BibliogamoState(State):
         self.unblocked = False
         self.sale: list[int] = []  # cards turned over for the current sale, in order
         self.hires = 0
+        self.chance = ChanceStreams()
         self.step = "prestige" if prestige is None else "deal"
         self._run()
 
@@ -346,10 +349,12 @@ class BibliogamoState(State):
         if self.current_player != CHANCE:
             raise IllegalMoveError("no chance event is pending")
         if not self.draw:
-            order = list(self.discard)
-            rng.shuffle(order)
-            return order
-        return rng.choice(self.draw[self.known :])
+            # the n-th reshuffle orders the cards by keys drawn for (game, n): the same
+            # in every history (simcli/games/chance.py)
+            stream = self.chance.random(rng, "reshuffle")
+            number = {card: i for i, card in enumerate(self.comp.card_ids)}
+            return keyed_order(self.discard, number.__getitem__, len(number), stream)
+        return rng.choice(self.draw[self.known :])  # a view's guess at its next card
 
     def _apply_chance(self, outcome: Any) -> None:
         if not self.draw:
@@ -365,6 +370,7 @@ class BibliogamoState(State):
             self.draw = list(outcome)
             self.known = len(self.draw)
             self.discard = []
+            self.chance.happened("reshuffle")
             return
         # Only in a view, where the draw pile's order is unknown: which card is next.
         unknown = self.draw[self.known :]
@@ -485,6 +491,7 @@ class BibliogamoState(State):
             "unblocked": self.unblocked,
             "sale": list(self.sale),
             "hires": self.hires,
+            "chance_events": self.chance.snapshot(),
         }
 
     def clone(self) -> BibliogamoState:
@@ -511,6 +518,7 @@ class BibliogamoState(State):
         new.unblocked = self.unblocked
         new.sale = self.sale.copy()
         new.hires = self.hires
+        new.chance = self.chance.copy()
         return new
 
     def view(self, seat: int) -> BibliogamoState:
@@ -519,6 +527,7 @@ class BibliogamoState(State):
         new = self.clone()
         new.draw.sort()
         new.known = 0
+        new.chance = self.chance.hidden()
         return new
 
     def render(self) -> str:

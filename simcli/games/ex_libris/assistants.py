@@ -7,6 +7,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from simcli.game import IllegalMoveError
+from simcli.games.chance import keyed_pick
 
 if TYPE_CHECKING:
     from simcli.games.ex_libris.state import ExLibrisState
@@ -203,8 +204,9 @@ def apply(state: ExLibrisState, task: tuple, move: Any) -> None:
 def sample_chance(state: ExLibrisState, rng: random.Random) -> Any:
     task = state.tasks[-1]
     if task[0] == "random_card":
+        # the card with the smallest key drawn for this event (simcli/games/chance.py)
         hand = state.hands[task[1]]
-        return state.comps.books[rng.choice(hand)].name
+        return state.comps.books[keyed_pick(hand, int, len(state.comps.books), rng)].name
     raise IllegalMoveError("no chance event is pending")
 
 

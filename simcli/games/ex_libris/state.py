@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from simcli.game import CHANCE, TERMINAL, IllegalMoveError, Outcome, State
+from simcli.games.chance import ChanceStreams, keyed_order
 from simcli.games.ex_libris import assistants, inspection, shelf
 from simcli.games.ex_libris.components import Components, Location
 
@@ -105,6 +106,7 @@ class ExLibrisState(State):
         self.termination = "normal"
         self.sheets: list[inspection.ScoreSheet] | None = None
         self.tasks: list[tuple] = []
+        self.chance = ChanceStreams()
 
     # ------------------------------------------------------------------ basics
 
@@ -629,17 +631,23 @@ class ExLibrisState(State):
         if not self.tasks or self.tasks[-1][0] not in CHANCES:
             raise IllegalMoveError("no chance event is pending")
         head = self.tasks[-1][0]
+        # the n-th event of a kind draws from its own stream, keyed by (game, kind, n):
+        # a shuffle orders the cards by per-card keys (simcli/games/chance.py)
+        stream = self.chance.random(rng, head)
         if head == "reshuffle_deck":
-            cards = [self.comps.books[c].name for c in self.discard]
-            rng.shuffle(cards)
-            return cards
+            order = keyed_order(self.discard, int, len(self.comps.books), stream)
+            return [self.comps.books[c].name for c in order]
         if head == "reshuffle_locs":
-            tiles = [self.loc(t).number for t in self.loc_discard]
-            rng.shuffle(tiles)
-            return tiles
-        return assistants.sample_chance(self, rng)
+            order = keyed_order(self.loc_discard, int, len(self.comps.locations), stream)
+            return [self.loc(t).number for t in order]
+        return assistants.sample_chance(self, stream)
 
     def _apply_chance(self, task: tuple, outcome: Any) -> None:
+        head = task[0]
+        self._apply_chance_outcome(task, outcome)  # raises before any change
+        self.chance.happened(head)
+
+    def _apply_chance_outcome(self, task: tuple, outcome: Any) -> None:
         head = task[0]
         if head == "reshuffle_deck":
             if not isinstance(outcome, list):
@@ -722,6 +730,7 @@ class ExLibrisState(State):
             "termination": self.termination,
             "tasks": [list(t) for t in self.tasks],
             "viewer": self.viewer,
+            "chance_events": self.chance.snapshot(),
         }
 
     def clone(self) -> ExLibrisState:
@@ -747,6 +756,7 @@ class ExLibrisState(State):
         new.special = self.special.copy()
         new.taken = self.taken.copy()
         new.tasks = self.tasks.copy()
+        new.chance = self.chance.copy()
         return new
 
     def view(self, seat: int) -> ExLibrisState:
@@ -756,6 +766,7 @@ class ExLibrisState(State):
         chosen, but no category card and no hand card."""
         new = self.clone()
         new.viewer = seat
+        new.chance = self.chance.hidden()
         new.deck = [UNKNOWN] * len(self.deck)
         new.stack = [UNKNOWN] * len(self.stack)
         for other in range(self.players):

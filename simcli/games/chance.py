@@ -1,0 +1,96 @@
+"""Common random numbers for the chance events after the setup.
+
+The same seed gives the same setup; it should also give the same chance events, whatever
+the players did in between, so that two strategies compared on a seed (a solo run, or the
+two games of a seat-swapped pair) meet the same luck through the whole game. So no chance
+event draws from the driver's RNG in sequence. Instead:
+
+* the game's *key* is drawn from the driver's RNG once, at the first chance event (the
+  driver's RNG has then drawn nothing but the setup, so the key depends on the seed only);
+* the ``n``-th event of a kind (``"reshuffle"``, ...) draws from its own RNG,
+  ``event_random(key, kind, n)``;
+* a shuffle gives every card of the game (the whole *universe*, numbered) a random sort
+  key from that RNG and orders the cards to shuffle by their keys. The cards two games
+  have in common come out in the same relative order, whatever else is in the piles;
+* a random pick takes the card with the smallest key among those to pick from.
+
+The outcome of each event still goes into the record, so records replay without any RNG.
+The key is not part of the position (``snapshot`` leaves it out; it plays the role of the
+driver's RNG), and a view (or a state dealt from a view) has none: it draws its own from
+the RNG it is given, so a strategy cannot foresee the real shuffles. The count of events
+of each kind is part of the position (a public fact).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+from simcli.seeding import SEED_BITS, event_random
+
+T = TypeVar("T")
+
+
+class ChanceStreams:
+    """The key (``None`` until the first event, and in views) and the event counts."""
+
+    __slots__ = ("key", "counts")
+
+    def __init__(self, key: int | None = None, counts: dict[str, int] | None = None) -> None:
+        self.key = key
+        self.counts: dict[str, int] = dict(counts or {})
+
+    def copy(self) -> ChanceStreams:
+        return ChanceStreams(self.key, self.counts)
+
+    def hidden(self) -> ChanceStreams:
+        """For a view: the counts (public) without the key."""
+        return ChanceStreams(None, self.counts)
+
+    def random(self, driver: random.Random, kind: str) -> random.Random:
+        """The RNG of the next event of ``kind``; the first call takes the key from
+        ``driver``."""
+        if self.key is None:
+            self.key = driver.getrandbits(SEED_BITS)
+        return event_random(self.key, kind, self.counts.get(kind, 0))
+
+    def happened(self, kind: str) -> None:
+        """Count an applied event of ``kind``."""
+        self.counts[kind] = self.counts.get(kind, 0) + 1
+
+    def snapshot(self) -> dict[str, int]:
+        return dict(sorted(self.counts.items()))
+
+
+def keyed_order(
+    items: Sequence[T], number: Callable[[T], int], universe: int, rng: random.Random
+) -> list[T]:
+    """``items`` sorted by per-card keys: ``rng`` draws one key for each of the
+    ``universe`` cards (numbered by ``number``), in card-number order."""
+    keys = [rng.random() for _ in range(universe)]
+    return sorted(items, key=lambda item: keys[number(item)])
+
+
+def keyed_pick(
+    items: Sequence[T], number: Callable[[T], int], universe: int, rng: random.Random
+) -> T:
+    """The item with the smallest key (the first card of ``keyed_order``)."""
+    keys = [rng.random() for _ in range(universe)]
+    return min(items, key=lambda item: keys[number(item)])
+
+
+def copy_numbers(cards: Sequence[str], universe: Sequence[str]) -> list[int]:
+    """Numbers for cards that exist in several identical copies: the ``j``-th card of a
+    kind in ``cards`` is copy ``j`` of that kind in ``universe`` (every copy, those of a
+    kind next to each other)."""
+    first: dict[str, int] = {}
+    for i, card in enumerate(universe):
+        first.setdefault(card, i)
+    seen: dict[str, int] = {}
+    out = []
+    for card in cards:
+        j = seen.get(card, 0)
+        seen[card] = j + 1
+        out.append(first[card] + j)
+    return out
