@@ -209,8 +209,8 @@ class Libraria(Game):
         if (
             not isinstance(tiles, list)
             or len(tiles) != SIZE * SIZE
-            or sorted(tiles) != sorted(TILE_SET)
-            or any(isinstance(t, bool) for t in tiles)
+            or any(type(t) is not int for t in tiles)  # no bool, float or text: sorted()
+            or sorted(tiles) != sorted(TILE_SET)  # below compares ints only
         ):
             raise IllegalMoveError(
                 "setup.tiles must list 25 tiles: five each of 0, 1, 2, 3 and -1 (mouse)"

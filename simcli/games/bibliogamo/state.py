@@ -28,14 +28,14 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from simcli.game import CHANCE, TERMINAL, IllegalMoveError, Outcome, State
-from simcli.games.bibliogamo.components import ARTISAN_LETTERS, ARTISANS, Components
+from simcli.games.bibliogamo.components import ARTISAN_LETTERS, ARTISANS, CUBES, Components
 from simcli.games.chance import ChanceStreams, keyed_order
 
 if TYPE_CHECKING:
     from simcli.games.bibliogamo.game import Bibliogamo
 
 HAND_SIZE = 5  # "Draw back to a hand of 5 cards"
-CUBES = 26  # the 26 black eurocubes: a hard cap on artisans on the board
+
 LAST_DAY = 40  # "The game is over when the Time Track eurocube reaches [40]"
 BASE_MOVE = 3  # "Move the Librarian Pawn clockwise 3 spaces"
 FLORINS_PER_VP = 5  # "For each 5 Florins you have, you gain 1 VP"
