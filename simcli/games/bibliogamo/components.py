@@ -224,7 +224,8 @@ class _Parser:
         if len(prestige_list) != PRESTIGE_COUNT:
             raise self.fail(
                 "prestige",
-                f"the game has {PRESTIGE_COUNT} Prestige Collection cards, got {len(prestige_list)}",
+                f"the game has {PRESTIGE_COUNT} Prestige Collection cards, "
+                f"got {len(prestige_list)}",
             )
         for i, entry in enumerate(prestige_list):
             where = f"prestige[{i}]"
