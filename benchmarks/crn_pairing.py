@@ -29,6 +29,8 @@ Z80 = 0.8416
 
 def paired(path: Path, a: str, b: str) -> dict[str, float]:
     by_seed: dict[int, list[float]] = defaultdict(list)
+    a_score: dict[int, float] = {}
+    b_score: dict[int, float] = {}
     games = chance_games = 0
     for line in path.read_text().splitlines():
         rec = json.loads(line)
@@ -42,10 +44,19 @@ def paired(path: Path, a: str, b: str) -> dict[str, float]:
         if len(seats) == 1:
             sign = 1.0 if seats[0] == a else -1.0
             by_seed[rec["seed"]].append(sign * rec["scores"][0])
+            (a_score if seats[0] == a else b_score)[rec["seed"]] = rec["scores"][0]
         else:
             ia, ib = seats.index(a), seats.index(b)
             by_seed[rec["seed"]].append(rec["scores"][ia] - rec["scores"][ib])
-    diffs = [sum(v) if len(seats) == 1 else sum(v) / len(v) for v in by_seed.values()]
+    solo = len(seats) == 1
+    diffs = [sum(v) if solo else sum(v) / len(v) for v in by_seed.values()]
+    # solo: the correlation of A's and B's scores on a seed (what pairing exploits)
+    pairs = [(a_score[k], b_score[k]) for k in a_score if k in b_score]
+    corr = (
+        statistics.correlation([x for x, _ in pairs], [y for _, y in pairs])
+        if solo and len(pairs) > 2
+        else math.nan
+    )
     diffs = [d for d, v in zip(diffs, by_seed.values(), strict=True) if len(v) == 2]
     better = sum(d > 0 for d in diffs)
     worse = sum(d < 0 for d in diffs)
@@ -61,6 +72,7 @@ def paired(path: Path, a: str, b: str) -> dict[str, float]:
         "chance_share": chance_games / games if games else 0.0,
         "n_p01": (Z99 * sd / mean) ** 2 if mean else math.inf,
         "n_p01_power80": ((Z99 + Z80) * sd / mean) ** 2 if mean else math.inf,
+        "corr": corr,
         "better": better,
         "worse": worse,
         # sign test, normal approximation: decisive units for p < 0.01 at the expected
@@ -78,6 +90,7 @@ def show(label: str, r: dict[str, float]) -> None:
         f"event {r['chance_share']:.0%}; units needed: {math.ceil(r['n_p01'])} "
         f"(p < 0.01 at the mean), {math.ceil(r['n_p01_power80'])} (80% power); A better "
         f"in {r['better']}, worse in {r['worse']}: sign test needs {math.ceil(r['n_sign'])}"
+        + ("" if math.isnan(r["corr"]) else f"; correlation of A's and B's scores {r['corr']:.3f}")
     )
 
 
@@ -89,7 +102,9 @@ def main(argv: list[str]) -> None:
     if len(argv) == 4:
         second = paired(Path(argv[3]), argv[1], argv[2])
         show(argv[3], second)
-        print(f"variance ratio (second / first): {second['variance'] / first['variance']:.3f}")
+        if first["variance"]:
+            ratio = second["variance"] / first["variance"]
+            print(f"variance ratio (second / first): {ratio:.3f}")
 
 
 if __name__ == "__main__":
