@@ -24,9 +24,10 @@ of each kind is part of the position (a public fact).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
-from typing import TypeVar
+from collections.abc import Callable, Collection, Mapping, Sequence
+from typing import Any, TypeVar
 
+from simcli.game import IllegalMoveError
 from simcli.seeding import SEED_BITS, event_random
 
 T = TypeVar("T")
@@ -61,6 +62,21 @@ class ChanceStreams:
 
     def snapshot(self) -> dict[str, int]:
         return dict(sorted(self.counts.items()))
+
+    @classmethod
+    def from_snapshot(cls, value: Any, kinds: Collection[str], where: str) -> ChanceStreams:
+        """The streams of a state rebuilt from its snapshot's ``chance_events`` (the
+        counts; the key is not in a snapshot, so the rebuilt state draws a new one from
+        the RNG its next chance event is given, like a view). ``kinds`` are the event
+        kinds of the game."""
+        if not isinstance(value, Mapping) or not all(
+            kind in kinds and type(n) is int and n >= 0 for kind, n in value.items()
+        ):
+            raise IllegalMoveError(
+                f"{where}: chance_events must map event kinds ({', '.join(sorted(kinds))}) "
+                f"to counts, got {value!r}"
+            )
+        return cls(None, dict(value))
 
 
 def keyed_order(

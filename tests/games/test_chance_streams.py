@@ -167,3 +167,15 @@ def test_views_hold_no_key() -> None:
     state.chance.random(rng, "reshuffle")
     assert state.chance.key is not None
     assert state.view(0).chance.key is None and state.clone().chance.key == state.chance.key
+
+
+def test_streams_from_a_snapshot_keep_the_counts_and_no_key() -> None:
+    import pytest
+
+    from simcli.game import IllegalMoveError
+
+    streams = ChanceStreams.from_snapshot({"reshuffle": 2}, ("reshuffle",), "snapshot")
+    assert streams.key is None and streams.counts == {"reshuffle": 2}
+    for bad in ({"reshuffle": -1}, {"shuffle": 1}, {"reshuffle": True}, [1], None):
+        with pytest.raises(IllegalMoveError, match="chance_events"):
+            ChanceStreams.from_snapshot(bad, ("reshuffle",), "snapshot")
