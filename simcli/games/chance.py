@@ -5,8 +5,8 @@ the players did in between, so that two strategies compared on a seed (a solo ru
 two games of a seat-swapped pair) meet the same luck through the whole game. So no chance
 event draws from the driver's RNG in sequence. Instead:
 
-* the game's *key* is drawn from the driver's RNG once, at the first chance event (the
-  driver's RNG has then drawn nothing but the setup, so the key depends on the seed only);
+* the game's *key* is drawn from the driver's RNG as the last draw of the setup and kept
+  in it (``setup.chance_key``), so it depends on the seed only;
 * the ``n``-th event of a kind (``"reshuffle"``, ...) draws from its own RNG,
   ``event_random(key, kind, n)``;
 * a shuffle gives every card of the game (the whole *universe*, numbered) a random sort
@@ -15,10 +15,11 @@ event draws from the driver's RNG in sequence. Instead:
 * a random pick takes the card with the smallest key among those to pick from.
 
 The outcome of each event still goes into the record, so records replay without any RNG.
-The key is not part of the position (``snapshot`` leaves it out; it plays the role of the
-driver's RNG), and a view (or a state dealt from a view) has none: it draws its own from
-the RNG it is given, so a strategy cannot foresee the real shuffles. The count of events
-of each kind is part of the position (a public fact).
+The key and the count of events of each kind are part of the state's snapshot
+(``"chance": {"key": K, "events": {kind: n}}``), so a state rebuilt from its snapshot
+draws the same future. A view has no key (``null``): a strategy cannot foresee the real
+shuffles, and a view, or a state dealt from a view, takes a key from the RNG its first
+chance event is given (so does a state built from a hand-made setup without a key).
 """
 
 from __future__ import annotations
@@ -34,7 +35,8 @@ T = TypeVar("T")
 
 
 class ChanceStreams:
-    """The key (``None`` until the first event, and in views) and the event counts."""
+    """The key (``None`` in views and until a keyless state's first event) and the
+    event counts."""
 
     __slots__ = ("key", "counts")
 
@@ -50,8 +52,8 @@ class ChanceStreams:
         return ChanceStreams(None, self.counts)
 
     def random(self, driver: random.Random, kind: str) -> random.Random:
-        """The RNG of the next event of ``kind``; the first call takes the key from
-        ``driver``."""
+        """The RNG of the next event of ``kind``; a state without a key takes one from
+        ``driver`` first."""
         if self.key is None:
             self.key = driver.getrandbits(SEED_BITS)
         return event_random(self.key, kind, self.counts.get(kind, 0))
@@ -60,23 +62,41 @@ class ChanceStreams:
         """Count an applied event of ``kind``."""
         self.counts[kind] = self.counts.get(kind, 0) + 1
 
-    def snapshot(self) -> dict[str, int]:
-        return dict(sorted(self.counts.items()))
+    def snapshot(self) -> dict[str, Any]:
+        return {"key": self.key, "events": dict(sorted(self.counts.items()))}
 
     @classmethod
     def from_snapshot(cls, value: Any, kinds: Collection[str], where: str) -> ChanceStreams:
-        """The streams of a state rebuilt from its snapshot's ``chance_events`` (the
-        counts; the key is not in a snapshot, so the rebuilt state draws a new one from
-        the RNG its next chance event is given, like a view). ``kinds`` are the event
-        kinds of the game."""
-        if not isinstance(value, Mapping) or not all(
-            kind in kinds and type(n) is int and n >= 0 for kind, n in value.items()
+        """The streams of a state rebuilt from its snapshot's ``chance`` value; ``kinds``
+        are the game's event kinds."""
+        events = value.get("events") if isinstance(value, Mapping) else None
+        if (
+            not isinstance(value, Mapping)
+            or sorted(value) != ["events", "key"]
+            or not isinstance(events, Mapping)
+            or not all(kind in kinds and type(n) is int and n >= 0 for kind, n in events.items())
         ):
             raise IllegalMoveError(
-                f"{where}: chance_events must map event kinds ({', '.join(sorted(kinds))}) "
-                f"to counts, got {value!r}"
+                f"{where}: chance must be {{'key': KEY or null, 'events': {{KIND: COUNT}}}} "
+                f"with kinds {', '.join(sorted(kinds))}; got {value!r}"
             )
-        return cls(None, dict(value))
+        return cls(setup_key(value["key"], where), dict(events))
+
+
+def draw_key(rng: random.Random) -> int:
+    """The key of a game's chance streams: the last draw of its setup."""
+    return rng.getrandbits(SEED_BITS)
+
+
+def setup_key(value: Any, where: str) -> int | None:
+    """A key read from a setup or a snapshot (``None`` when absent)."""
+    if value is None:
+        return None
+    if type(value) is not int or not 0 <= value < 2**SEED_BITS:
+        raise IllegalMoveError(
+            f"{where}: chance_key must be an integer 0..2**{SEED_BITS}-1 or absent; got {value!r}"
+        )
+    return value
 
 
 def keyed_order(

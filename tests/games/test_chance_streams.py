@@ -13,6 +13,8 @@ import random
 from collections import Counter
 from typing import Any
 
+import pytest
+
 from simcli.game import CHANCE
 from simcli.games import get_game
 from simcli.games.chance import ChanceStreams, copy_numbers, keyed_order, keyed_pick
@@ -43,15 +45,38 @@ def test_copy_numbers_number_identical_cards_by_copy() -> None:
 
 def test_streams_take_the_key_once_and_count_events() -> None:
     driver = random.Random(3)
-    streams = ChanceStreams()
+    streams = ChanceStreams()  # a state without a key (a view, a hand-made setup)
     first = streams.random(driver, "reshuffle").random()
     key = streams.key
     again = streams.random(random.Random(99), "reshuffle").random()  # key kept: same draw
     assert streams.key == key and again == first
     streams.happened("reshuffle")
     assert streams.random(driver, "reshuffle").random() != first  # the next occurrence
-    assert streams.snapshot() == {"reshuffle": 1}
+    assert streams.snapshot() == {"key": key, "events": {"reshuffle": 1}}
     assert streams.hidden().key is None and streams.hidden().counts == {"reshuffle": 1}
+
+
+@pytest.mark.parametrize(
+    ("game_id", "players"), [("adas_library", 2), ("bibliogamo", 1), ("ex_libris", 3)]
+)
+def test_the_key_is_the_setups_last_draw(game_id: str, players: int) -> None:
+    # sample_setup draws the key last; the same seed gives the same key, another seed
+    # another key. The state keeps it from the start (in its snapshot); a view shows null.
+    game = get_game(game_id)
+    options = game.resolve_options({})
+    setup = game.sample_setup(players, options, chance_rng(12))
+    assert game.sample_setup(players, options, chance_rng(12)) == setup
+    assert (
+        game.sample_setup(players, options, chance_rng(13))["chance_key"] != (setup["chance_key"])
+    )
+    assert type(setup["chance_key"]) is int and 0 <= setup["chance_key"] < 2**53
+    without = {k: v for k, v in setup.items() if k != "chance_key"}
+    state = game.new_state(players, options, setup)
+    assert state.snapshot()["chance"] == {"key": setup["chance_key"], "events": {}}
+    assert state.view(0).snapshot()["chance"] == {"key": None, "events": {}}
+    # a hand-made setup without a key is accepted; the key then comes lazily
+    keyless = game.new_state(players, options, without)
+    assert keyless.snapshot()["chance"]["key"] is None
 
 
 def play(game_id: str, players: int, seed: int, pick_seed: int, steps: int, **given):
@@ -169,13 +194,24 @@ def test_views_hold_no_key() -> None:
     assert state.view(0).chance.key is None and state.clone().chance.key == state.chance.key
 
 
-def test_streams_from_a_snapshot_keep_the_counts_and_no_key() -> None:
-    import pytest
-
+def test_streams_from_a_snapshot_keep_the_key_and_counts() -> None:
     from simcli.game import IllegalMoveError
 
-    streams = ChanceStreams.from_snapshot({"reshuffle": 2}, ("reshuffle",), "snapshot")
-    assert streams.key is None and streams.counts == {"reshuffle": 2}
-    for bad in ({"reshuffle": -1}, {"shuffle": 1}, {"reshuffle": True}, [1], None):
-        with pytest.raises(IllegalMoveError, match="chance_events"):
+    value = {"key": 77, "events": {"reshuffle": 2}}
+    streams = ChanceStreams.from_snapshot(value, ("reshuffle",), "snapshot")
+    assert streams.key == 77 and streams.counts == {"reshuffle": 2}
+    assert streams.snapshot() == value
+    view = ChanceStreams.from_snapshot({"key": None, "events": {}}, ("reshuffle",), "snapshot")
+    assert view.key is None
+    for bad in (
+        {"key": 1, "events": {"reshuffle": -1}},
+        {"key": 1, "events": {"shuffle": 1}},
+        {"key": 1, "events": {"reshuffle": True}},
+        {"key": -5, "events": {}},
+        {"key": 1.5, "events": {}},
+        {"events": {}},
+        [1],
+        None,
+    ):
+        with pytest.raises(IllegalMoveError, match="chance"):
             ChanceStreams.from_snapshot(bad, ("reshuffle",), "snapshot")

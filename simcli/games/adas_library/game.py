@@ -27,12 +27,14 @@ from simcli.games.adas_library.components import (
 )
 from simcli.games.adas_library.rows import is_sorted, out_of_order, ranks
 from simcli.games.adas_library.state import PARTNER_MODES, AdasState
+from simcli.games.chance import ChanceStreams, draw_key, setup_key
 
 #: Evaluation of a won (lost) game, far beyond any count of books out of order.
 WIN_VALUE = 100.0
 #: Re-deals allowed before the setup gives up (only a degenerate data file gets close).
 MAX_REDEALS = 10_000
 SETUP_KEYS = ("master", "rows", "hands", "draw", "redeals")
+OPTIONAL_SETUP_KEYS = ("chance_key",)  # drawn last by sample_setup; absent: drawn lazily
 
 
 class AdasLibrary(Game):
@@ -131,6 +133,7 @@ class AdasLibrary(Game):
             "hands": hands,
             "draw": draw,
             "redeals": redeals,
+            "chance_key": draw_key(rng),  # the key of the chance streams, the last draw
         }
 
     def new_state(
@@ -144,8 +147,14 @@ class AdasLibrary(Game):
         def bad(problem: str) -> IllegalMoveError:
             return IllegalMoveError(f"Ada's Library setup: {problem}")
 
-        if not isinstance(setup, Mapping) or sorted(setup) != sorted(SETUP_KEYS):
-            raise bad(f"must be an object with exactly the keys {', '.join(SETUP_KEYS)}")
+        if not isinstance(setup, Mapping) or sorted(
+            k for k in setup if k not in OPTIONAL_SETUP_KEYS
+        ) != sorted(SETUP_KEYS):
+            raise bad(
+                f"must be an object with exactly the keys {', '.join(SETUP_KEYS)} "
+                f"(and optionally {', '.join(OPTIONAL_SETUP_KEYS)})"
+            )
+        key = setup_key(setup.get("chance_key"), "Ada's Library setup")
         index = {name: i for i, name in enumerate(comp.colours)}
         master = setup["master"]
         if not isinstance(master, list) or sorted(map(str, master)) != sorted(comp.colours):
@@ -189,7 +198,7 @@ class AdasLibrary(Game):
         redeals = setup["redeals"]
         if isinstance(redeals, bool) or not isinstance(redeals, int) or redeals < 0:
             raise bad(f"redeals must be a count, not {redeals!r}")
-        return AdasState(
+        state = AdasState(
             self,
             players,
             options,
@@ -199,6 +208,8 @@ class AdasLibrary(Game):
             [list(hand) for hand in hands],
             list(draw),
         )
+        state.chance = ChanceStreams(key)
+        return state
 
     # -- strategies' helpers ------------------------------------------------------------
 

@@ -338,7 +338,7 @@ class AdasState(State):
             "winner": self.winner,
             "reshuffle": self.reshuffle,
             "viewer": self.viewer,
-            "chance_events": self.chance.snapshot(),
+            "chance": self.chance.snapshot(),
         }
 
     def clone(self) -> AdasState:

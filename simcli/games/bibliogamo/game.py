@@ -10,6 +10,7 @@ from simcli.errors import GameOptionError
 from simcli.game import Game, IllegalMoveError, Option, State
 from simcli.games.bibliogamo.components import Components, load_components
 from simcli.games.bibliogamo.state import FLORINS_PER_VP, BibliogamoState
+from simcli.games.chance import draw_key, setup_key
 
 #: Value of one day on the time track, in VP, for :meth:`Bibliogamo.evaluate`: about
 #: what an average turn earns, so a paid re-draw must raise the price by ~3 florins.
@@ -81,7 +82,8 @@ class Bibliogamo(Game):
         deck = comp.card_ids
         rng.shuffle(deck)
         prestige = rng.choice(sorted(comp.prestige)) if opts["prestige"] == "deal" else None
-        return {"deck": deck, "prestige": prestige, "components": comp.digest}
+        key = draw_key(rng)  # the key of the chance streams, the setup's last draw
+        return {"deck": deck, "prestige": prestige, "components": comp.digest, "chance_key": key}
 
     def new_state(
         self, players: int, options: Mapping[str, Any], setup: Mapping[str, Any]
@@ -117,7 +119,8 @@ class Bibliogamo(Game):
             raise IllegalMoveError(
                 "setup.prestige must be null with option prestige: choose (the player chooses)"
             )
-        return BibliogamoState(self, opts, comp, list(deck), prestige)
+        key = setup_key(setup.get("chance_key"), "Bibliogamo setup")
+        return BibliogamoState(self, opts, comp, list(deck), prestige, key)
 
     # ------------------------------------------------------------------ search helpers
     def evaluate(self, state: State, seat: int) -> float:

@@ -82,6 +82,7 @@ class BibliogamoState(State):
         comp: Components,
         deck: list[int],
         prestige: int | None,
+        chance_key: int | None = None,
     ) -> None:
         self.game = game
         self.players = 1
@@ -105,7 +106,7 @@ class BibliogamoState(State):
         self.unblocked = False
         self.sale: list[int] = []  # cards turned over for the current sale, in order
         self.hires = 0
-        self.chance = ChanceStreams()
+        self.chance = ChanceStreams(chance_key)
         self.step = "prestige" if prestige is None else "deal"
         self._run()
 
@@ -491,7 +492,7 @@ class BibliogamoState(State):
             "unblocked": self.unblocked,
             "sale": list(self.sale),
             "hires": self.hires,
-            "chance_events": self.chance.snapshot(),
+            "chance": self.chance.snapshot(),
         }
 
     def clone(self) -> BibliogamoState:

@@ -9,6 +9,7 @@ from typing import Any
 
 from simcli.errors import GameOptionError
 from simcli.game import Game, IllegalMoveError, Option, State
+from simcli.games.chance import ChanceStreams, draw_key, setup_key
 from simcli.games.ex_libris.components import Components, load_components
 from simcli.games.ex_libris.inspection import PROMINENT_TIES
 from simcli.games.ex_libris.state import HAND_SIZE, UNKNOWN, ExLibrisState
@@ -111,6 +112,7 @@ class ExLibris(Game):
             "focus": cats[2 : 2 + players],
             "hands": hands,
             "deck": cards[players * HAND_SIZE :],
+            "chance_key": draw_key(rng),  # the key of the chance streams, the last draw
         }
 
     def new_state(
@@ -278,3 +280,4 @@ def _load_setup(
         _fail("hands and deck together must hold every book card exactly once")
     state.hands = [sorted(comps.book_index(n) for n in h) for h in hands]  # type: ignore[misc]
     state.deck = [comps.book_index(n) for n in deck][::-1]  # type: ignore[misc]
+    state.chance = ChanceStreams(setup_key(setup.get("chance_key"), "ex_libris setup"))

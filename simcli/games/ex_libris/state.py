@@ -730,7 +730,7 @@ class ExLibrisState(State):
             "termination": self.termination,
             "tasks": [list(t) for t in self.tasks],
             "viewer": self.viewer,
-            "chance_events": self.chance.snapshot(),
+            "chance": self.chance.snapshot(),
         }
 
     def clone(self) -> ExLibrisState:
