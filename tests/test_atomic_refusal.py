@@ -22,14 +22,21 @@ import pytest
 from simcli.game import CHANCE, IllegalMoveError, State
 from simcli.games import GAMES, get_game
 
-CASES = [
-    pytest.param(game_id, players, {}, id=f"{game_id}-{players}p")
-    for game_id in sorted(GAMES)
-    for players in get_game(game_id).player_counts
-] + [
-    pytest.param("ex_libris", players, {"mode": "advanced"}, id=f"ex_libris-{players}p-advanced")
-    for players in (2, 3, 4)
-]
+CASES = (
+    [
+        pytest.param(game_id, players, {}, id=f"{game_id}-{players}p")
+        for game_id in sorted(GAMES)
+        for players in get_game(game_id).player_counts
+    ]
+    + [
+        pytest.param(
+            "ex_libris", players, {"mode": "advanced"}, id=f"ex_libris-{players}p-advanced"
+        )
+        for players in (2, 3, 4)
+    ]
+    + [pytest.param("bibliogamo", 1, {"last_cubes": "choose"}, id="bibliogamo-last-cubes")]
+    + [pytest.param("bibliogamo", 1, {"last_cubes": "choose"}, id="bibliogamo-last-cubes")]
+)
 GAMES_PER_CASE = 2
 POSITIONS_PER_GAME = 12
 CANDIDATES_PER_POSITION = 40

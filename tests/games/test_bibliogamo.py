@@ -389,6 +389,52 @@ def test_cube_cap() -> None:
     assert state.towers[T["history"]] == [1, 0, 0, 0]
 
 
+def test_last_cubes_chosen_by_the_player() -> None:
+    # The position of test_cube_cap: 25 cubes on the board, one left. Card 14 gives
+    # R S I; History needs R 3, S 3, I 2 and has none, so all three are placeable.
+    # printed (default): the researcher takes the cube, and there is no other hire move.
+    # choose: "hire 14 4 history" still places R (printed order); "... S" and "... I"
+    # put the last cube on the scribe or the illustrator instead; "... R" is the plain
+    # hire, so it is not offered twice.
+    def position(**options) -> BibliogamoState:
+        state = quiet(**options)
+        state.apply("stay")
+        state.towers[T["science"]] = [3, 1, 2, 1]
+        state.towers[T["law"]] = [2, 3, 0, 2]
+        state.towers[T["theology"]] = [1, 2, 2, 3]
+        state.towers[T["medicine"]] = [2, 1, 0, 0]
+        return state
+
+    plain = position()
+    assert [m for m in plain.legal_moves() if m.startswith("hire 14 4 history")] == [
+        "hire 14 4 history"
+    ]
+    with pytest.raises(IllegalMoveError):
+        plain.clone().apply("hire 14 4 history I")  # no choice under printed
+    state = position(last_cubes="choose")
+    assert [m for m in state.legal_moves() if m.startswith("hire 14 4 history")] == [
+        "hire 14 4 history",
+        "hire 14 4 history S",
+        "hire 14 4 history I",
+    ]
+    before = state.snapshot()
+    for refused in (
+        "hire 14 4 history R",
+        "hire 14 4 history B",
+        "hire 14 4 history SI",
+        "hire 14 4 history X",
+    ):
+        with pytest.raises(IllegalMoveError, match="last cubes"):
+            state.apply(refused)
+        assert state.snapshot() == before
+    state.apply("hire 14 4 history I")
+    assert state.towers[T["history"]] == [0, 0, 1, 0] and state.cubes_on_board == CUBES
+    # with cubes to spare the choice does not arise: card 1 (S S I) on Poetry
+    fresh = quiet(last_cubes="choose")
+    fresh.apply("stay")
+    assert not [m for m in fresh.legal_moves() if m.count(" ") == 4]
+
+
 # ---------------------------------------------------------------------- phase 5, chance
 def test_draw_back_to_five_with_a_reshuffle_chance_event() -> None:
     state = quiet()

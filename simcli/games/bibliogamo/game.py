@@ -43,6 +43,13 @@ class Bibliogamo(Game):
             doc="the Prestige Collection card is dealt at random in the setup, or chosen "
             "by the player as the first move",
         ),
+        "last_cubes": Option(
+            default="printed",
+            choices=("printed", "choose"),
+            doc="when fewer cubes are left than a hire would place: the card's artisans "
+            "get them in printed order, or the player chooses which (hire CARD PAY TOWER "
+            "LETTERS)",
+        ),
         "block_scope": Option(
             default="hire",
             choices=("hire", "any"),

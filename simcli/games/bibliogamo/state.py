@@ -15,7 +15,9 @@ Move notation (strings; see docs/games/bibliogamo.md):
 * ``"pass"`` / ``"sell"``  phase 4b: sell the complete book of the tower the librarian is on
 * ``"accept"`` / ``"redraw"``  during a sale: take the price, or pay 1 day for a new card
 * ``"done"`` / ``"hire A B T"``  phase 4c: play card A for its artisans on tower T and
-  discard card B to pay (at most twice a turn)
+  discard card B to pay (at most twice a turn); with option ``last_cubes: choose``, when
+  fewer cubes are left than A could place, also ``"hire A B T LETTERS"``: the artisans
+  (letters R S I B) that get the last cubes, for every choice other than printed order
 
 A step with nothing to decide (no florins to walk, no book to sell, ...) is skipped.
 """
@@ -25,6 +27,7 @@ from __future__ import annotations
 import random
 from bisect import insort
 from collections.abc import Mapping
+from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from simcli.game import CHANCE, TERMINAL, IllegalMoveError, Outcome, State
@@ -188,21 +191,36 @@ class BibliogamoState(State):
                 return True
         return False
 
-    def hire_gain(self, card: int, tower: int) -> list[int]:
-        """The artisan types ``card`` would add to ``tower`` now (surplus and cubes beyond
-        the 26 are lost), in placement order."""
+    def placeable(self, card: int, tower: int) -> list[int]:
+        """The artisan types ``card`` provides that ``tower`` still needs (surplus beyond
+        the recipe is lost), in printed order, before the cube limit."""
         recipe = self.comp.towers[tower].recipe
         placed = list(self.towers[tower])
-        free = CUBES - self.cubes_on_board
-        gained = []
+        out = []
         for art in self.comp.cards[card].artisans:
-            if free <= 0:
-                break
             if placed[art] < recipe[art]:
                 placed[art] += 1
-                free -= 1
-                gained.append(art)
-        return gained
+                out.append(art)
+        return out
+
+    def hire_gain(self, card: int, tower: int) -> list[int]:
+        """The artisan types ``card`` would add to ``tower`` now (surplus and cubes beyond
+        the 26 are lost), in placement order: when cubes run short, the first ones
+        printed get them."""
+        return self.placeable(card, tower)[: max(0, CUBES - self.cubes_on_board)]
+
+    def cube_choices(self, card: int, tower: int) -> list[tuple[int, ...]]:
+        """With option ``last_cubes: choose``, when fewer cubes are left than ``card``
+        could place on ``tower``: every other set of artisans the last cubes may go to
+        (sorted artisan indices; the printed-order set is the plain hire)."""
+        if self.options["last_cubes"] != "choose":
+            return []
+        placeable = self.placeable(card, tower)
+        free = CUBES - self.cubes_on_board
+        if free <= 0 or len(placeable) <= free:
+            return []
+        printed = tuple(sorted(placeable[:free]))
+        return sorted({tuple(sorted(c)) for c in combinations(placeable, free)} - {printed})
 
     def legal_moves(self) -> list[Any]:
         step = self.step
@@ -232,7 +250,11 @@ class BibliogamoState(State):
                 for b in payers:
                     if b != a:
                         prefix = f"hire {a} {b} "
-                        moves += [prefix + t for t in towers]
+                        for ti, t in enumerate(towers):
+                            moves.append(prefix + t)
+                            moves += [
+                                f"{prefix}{t} {_letters(c)}" for c in self.cube_choices(a, ti)
+                            ]
             return moves
         return []
 
@@ -307,7 +329,7 @@ class BibliogamoState(State):
         if move == "done":
             self.step = "end"
             return
-        if word != "hire" or len(args) != 3:
+        if word != "hire" or len(args) not in (3, 4):
             raise IllegalMoveError(f"'{move}': expected 'done' or 'hire CARD PAYMENT TOWER'")
         a = _parse_int(args[0], move)
         b = _parse_int(args[1], move)
@@ -322,7 +344,21 @@ class BibliogamoState(State):
             )
         if not self.can_pay(b):
             raise IllegalMoveError(f"'{move}': card {b} is blocked and may not pay")
-        for art in self.hire_gain(a, t):
+        gain = self.hire_gain(a, t)
+        if len(args) == 4:  # last_cubes: choose, the artisans that get the last cubes
+            chosen = tuple(
+                sorted(ARTISAN_LETTERS.index(x) for x in args[3] if x in ARTISAN_LETTERS)
+            )
+            if len(chosen) != len(args[3]) or chosen not in self.cube_choices(a, t):
+                raise IllegalMoveError(
+                    f"'{move}': the last cubes can go to "
+                    + (
+                        ", ".join(_letters(c) for c in self.cube_choices(a, t))
+                        or "no other artisans (the plain hire places them)"
+                    )
+                )
+            gain = list(chosen)
+        for art in gain:
             self.towers[t][art] += 1
         self.hand.remove(a)
         self.hand.remove(b)
@@ -606,6 +642,10 @@ def describe_card(comp: Components, card: int) -> str:
         f"{card:>2}: lib {info.librarian:+d}, blocks {ARTISAN_LETTERS[info.blocked]}, "
         f"gives {gives}, florins {values} (icon {info.florin_icon + 1})"
     )
+
+
+def _letters(artisans: tuple[int, ...]) -> str:
+    return "".join(ARTISAN_LETTERS[a] for a in artisans)
 
 
 def _parse_int(text: str, move: str, signed: bool = False) -> int:
