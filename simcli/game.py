@@ -109,7 +109,10 @@ class State(ABC):
         """Play ``move`` (or a chance outcome). Raises :class:`IllegalMoveError`."""
 
     def sample_chance(self, rng: random.Random) -> Move:
-        """Draw the outcome of the pending chance event from the driver's RNG."""
+        """Draw the outcome of the pending chance event. Games with common random numbers
+        (``simcli.games.chance``) draw it from a stream of their own keyed by the event
+        (the setup carries the key) and use ``rng`` only where no key is known yet (a
+        view, a determinized state); others draw from ``rng``, the driver's RNG."""
         raise IllegalMoveError("this game has no chance events after the setup")
 
     def is_terminal(self) -> bool:

@@ -41,3 +41,9 @@ def seat_rng(game_seed: int, seat: int) -> random.Random:
     """The RNG of the strategy sitting in ``seat``."""
     # derive_seed(game_seed, "seat", seat), without the generic join (tests pin the equality)
     return seeded_random(_seed_of(f"{int(game_seed)}/seat/{int(seat)}"))
+
+
+def event_random(key: int, kind: str, occurrence: int) -> random.Random:
+    """The RNG of one chance event: the ``occurrence``-th event of ``kind`` (0 first) of
+    the game whose chance events have the key ``key`` (see ``games/chance.py``)."""
+    return seeded_random(derive_seed(key, kind, occurrence))

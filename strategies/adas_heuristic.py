@@ -31,7 +31,6 @@ from simcli.games.adas_library.rows import (
     shifted,
     switch_pairs,
 )
-from simcli.games.adas_library.state import partner_of
 from strategies.base import Strategy
 
 WIN = 1000.0
@@ -100,8 +99,7 @@ class AdasHeuristic(Strategy):
 
     def choose(self, view: State, legal_moves: list[Move]) -> Move:
         seat = self.seat
-        players = view.players
-        partner = partner_of(seat, players)
+        partner = view.partner(seat)  # type: ignore[attr-defined]
         rows: Rows = tuple(tuple(row) for row in view.rows)  # type: ignore[attr-defined]
         master = tuple(view.master)  # type: ignore[attr-defined]
         hand = [card for card in view.hands[seat] if card in CARD_TYPES]  # type: ignore[attr-defined]

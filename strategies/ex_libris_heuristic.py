@@ -132,7 +132,10 @@ class ExLibrisHeuristic(Strategy):
             if pos not in hidden:
                 for cat in card_books[card].books:
                     counts[cat] += 1
-        awards = inspection.prominent_awards([counts[st.prominent], *self._others])
+        awards = inspection.prominent_awards(
+            [counts[st.prominent], *self._others],
+            ties=st.prominent_ties,
+        )
         variety = 3 * min(n for c, n in enumerate(counts) if c != st.banned)
         focus = 2 * counts[st.focus[seat]] if st.focus[seat] != UNKNOWN else 0
         return float(inspection.stability(cells) + awards[0] - counts[st.banned] + variety + focus)

@@ -15,7 +15,6 @@ from simcli.records import dumps, replay
 from simcli.tournament.play import play_game
 from strategies.random_play import RandomStrategy
 
-X = "fixed by issue 18: an illegal move changes the state before it is refused"
 LONG_GAMES = ("ex_libris", "adas_library")
 CASES = [
     (game_id, players) for game_id in sorted(GAMES) for players in get_game(game_id).player_counts
@@ -26,13 +25,7 @@ GAMES_PER_CASE = 4
 # The game contract itself is checked by simcli.conformance (``simcli check-game``), the
 # same checker users run on their own games; tests/test_check_game.py shows that each of
 # its checks catches a game broken in that one way.
-@pytest.mark.parametrize(
-    "game_id",
-    [
-        g if g != "ex_libris" else pytest.param(g, marks=pytest.mark.xfail(strict=True, reason=X))
-        for g in sorted(GAMES)
-    ],
-)
+@pytest.mark.parametrize("game_id", sorted(GAMES))
 def test_builtin_games_pass_check_game(game_id: str) -> None:
     # One playout per player count, seed 1; every check at every ply, except for the
     # larger counts of the long games: every third ply (a test-suite budget; the command
@@ -49,15 +42,6 @@ def _report(game_id: str, players: int) -> CheckReport:
     game = get_game(game_id)
     every = 3 if game_id in LONG_GAMES and players > min(game.player_counts) else 1
     return check_game(game, players=[players], games=1, seed=1, every=every)
-
-
-def test_ex_libris_fails_no_other_check() -> None:
-    # Seed 1, 2 players, ply 19: ['take', 'Y1'] is refused after the state changed. Every
-    # other check passes.
-    failed = set()
-    for players in get_game("ex_libris").player_counts:
-        failed.update(_report("ex_libris", players).failed())
-    assert failed <= {"illegal_moves"}
 
 
 @pytest.mark.parametrize(("game_id", "players"), CASES)

@@ -183,6 +183,18 @@ def test_setup_must_be_the_real_tile_set() -> None:
     for tiles in (TILES[:-1], [3] * 25, TILES[:-1] + [4], "x"):
         with pytest.raises(IllegalMoveError):
             GAME.new_state(2, opts, {"tiles": tiles})
+    # a float equal to a tile value (3.0 == 3), a bool (True == 1) and a mixed list that
+    # sorted() cannot compare are refused with the same clear message, not a TypeError
+    i = TILES.index(3)
+    j = TILES.index(1)
+    for tiles in (
+        TILES[:i] + [3.0] + TILES[i + 1 :],
+        TILES[:j] + [True] + TILES[j + 1 :],
+        TILES[:i] + ["3"] + TILES[i + 1 :],
+        TILES[:i] + [None] + TILES[i + 1 :],
+    ):
+        with pytest.raises(IllegalMoveError, match="setup.tiles must list 25 tiles"):
+            GAME.new_state(2, opts, {"tiles": tiles})
 
 
 GOLDEN = Path(__file__).parent / "data" / "libraria_golden.jsonl"

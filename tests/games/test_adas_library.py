@@ -325,27 +325,63 @@ def test_reshuffle_is_a_chance_turn() -> None:
 # -- seats and partners ---------------------------------------------------------------
 
 
-def test_four_player_seating_and_exchange_partners() -> None:
+def test_exchange_partners_by_seating() -> None:
+    # Two on a side, clockwise NW=0, NE=1, SE=2, SW=3: 0 faces 3 and 1 faces 2 across
+    # the table; 0-2 and 1-3 sit corner to corner.
     assert [partner_of(s, 2) for s in range(2)] == [1, 0]
-    assert [partner_of(s, 4) for s in range(4)] == [2, 3, 0, 1]
-    rows = ["YYTTGGMBR", "RBYGTYRBM", "BRMGTYBRM", "YTTGGMMBR"]
-    state = build(rows, master="YTGMRB", hands=[["exchange", *PLAIN[:4]]] * 4)
+    assert [partner_of(s, 4) for s in range(4)] == [3, 2, 1, 0]
+    assert [partner_of(s, 4, "facing") for s in range(4)] == [3, 2, 1, 0]
+    assert [partner_of(s, 4, "diagonal") for s in range(4)] == [2, 3, 0, 1]
+    assert [partner_of(s, 2, "diagonal") for s in range(2)] == [1, 0]
+    assert GAME.resolve_options({})["exchange_partner"] == "facing"
+    with pytest.raises(GameOptionError, match="exchange_partner"):
+        GAME.resolve_options({"exchange_partner": "left"})
+
+
+# Rows that use the 36 tiles exactly (6 of each colour), none sorted under YTGMBR.
+FOUR_ROWS = ["RYTGMBYTG", "BRMGTYMBR", "GBRYTMGTY", "MGBRYTMBR"]
+
+
+@pytest.mark.parametrize(
+    ("mode", "expected"),
+    [
+        # facing: seat 0 at 0 with seat 3 (R<->M); seat 1 at 1 with seat 2 (R<->B);
+        # seat 2 at 2 with seat 1 (R<->M);
+        # seat 3 at 3 with seat 0 (R<->G).
+        #   after 0: 0 MYTGMBYTG  3 RGBRYTMBR
+        #   after 1: 1 BBMGTYMBR  2 GRRYTMGTY
+        #   after 2: 2 GRMYTMGTY  1 BBRGTYMBR
+        #   after 3: 3 RGBGYTMBR  0 MYTRMBYTG
+        ("facing", ["MYTRMBYTG", "BBRGTYMBR", "GRMYTMGTY", "RGBGYTMBR"]),
+        # diagonal: seat 0 at 0 with seat 2 (R<->G); seat 1 at 1 with seat 3 (R<->G);
+        # seat 2 at 2 with seat 0 (R<->T); seat 3 at 3 with seat 1 (R<->G).
+        #   after 0: 0 GYTGMBYTG  2 RBRYTMGTY
+        #   after 1: 1 BGMGTYMBR  3 MRBRYTMBR
+        #   after 2: 2 RBTYTMGTY  0 GYRGMBYTG
+        #   after 3: 3 MRBGYTMBR  1 BGMRTYMBR
+        ("diagonal", ["GYRGMBYTG", "BGMRTYMBR", "RBTYTMGTY", "MRBGYTMBR"]),
+    ],
+)
+def test_four_player_exchanges_hand_worked(mode: str, expected: list[str]) -> None:
+    state = build(
+        FOUR_ROWS, master="YTGMBR", hands=[["exchange", *PLAIN[:4]]] * 4, exchange_partner=mode
+    )
+    partners = {"facing": [3, 2, 1, 0], "diagonal": [2, 3, 0, 1]}[mode]
     for seat in range(4):
         assert state.current_player == seat
         before = [letters(state, s) for s in range(4)]
-        state.apply(["exchange", 0])
+        state.apply(["exchange", seat])
         after = [letters(state, s) for s in range(4)]
-        partner = (seat + 2) % 4
-        changed = {s for s in range(4) if before[s] != after[s]}
-        assert changed == {seat, partner}
-        assert after[seat][0] == before[partner][0] and after[partner][0] == before[seat][0]
+        assert {s for s in range(4) if before[s] != after[s]} == {seat, partners[seat]}
+    assert [letters(state, s) for s in range(4)] == expected
     assert state.current_player == 0  # turn order 0, 1, 2, 3, 0
-    # the uses of an Exchange by seat 0 are the positions where its row and seat 2's
-    # differ (not seat 1's or seat 3's)
+    # seat 0's uses of an Exchange: the positions where its row and its partner's differ
+    # MYTRMBYTG vs RGBGYTMBR (facing, seat 3): every position but none equal -> 0..8
+    # GYRGMBYTG vs RBTYTMGTY (diagonal, seat 2): equal at 7 (T) -> all but 7
     offered = {m[1] for m in state.plays(0, "exchange")}
-    assert offered == {i for i in range(9) if state.rows[0][i] != state.rows[2][i]}
-    assert offered != {i for i in range(9) if state.rows[0][i] != state.rows[1][i]}
-    assert offered != {i for i in range(9) if state.rows[0][i] != state.rows[3][i]}
+    assert offered == (
+        {0, 1, 2, 3, 4, 5, 6, 7, 8} if mode == "facing" else {0, 1, 2, 3, 4, 5, 6, 8}
+    )
 
 
 # -- setup and the data file ----------------------------------------------------------

@@ -182,6 +182,7 @@ def test_render_and_snapshot() -> None:
         "winner",
         "reshuffle",
         "viewer",
+        "chance",
     }
 
 

@@ -109,6 +109,29 @@ def test_replacement_components_file(tmp_path: Path) -> None:
         (lambda d: d["cards"][5].update(florins=[1, 2]), r"must list 3 values"),
         (lambda d: d.update(extra=1), r"unknown key 'extra'"),
         (lambda d: d.pop("cards"), r"missing key 'cards'"),
+        # impossible data: a book that needs more artisans than there are cubes
+        (
+            lambda d: d["towers"][0].update(recipe={"researcher": 27}),
+            r"towers\[0\] \(id \w+\)\.recipe: needs 27 artisans; there are only 26 cubes",
+        ),
+        # a recipe no card can supply: no card provides binders any more
+        (
+            lambda d: [
+                c.update(artisans=[a for a in c["artisans"] if a != "binder"] or ["scribe"])
+                for c in d["cards"]
+            ],
+            r"\.recipe: needs binders, which no card provides",
+        ),
+        (lambda d: d["cards"].pop(), r"cards: the game has 47 artisan cards, got 46"),
+        (lambda d: d.update(cards=d["cards"][:10]), r"the game has 47 artisan cards, got 10"),
+        (lambda d: d["prestige"].pop(), r"the game has 7 Prestige Collection cards, got 6"),
+        (lambda d: d["prestige"][0].update(name=None), r"prestige\[0\] \(id 1\)\.name: must be"),
+        (lambda d: d["towers"][2].update(name=""), r"towers\[2\] \(id \w+\)\.name: must be"),
+        # a prestige table that falls: more books marked, fewer points
+        (
+            lambda d: d["prestige"][1].update(points=sorted(d["prestige"][1]["points"])[::-1]),
+            r"prestige\[1\] \(id 2\)\.points\[1\]: .* less than",
+        ),
     ],
 )
 def test_bad_components_name_file_entry_and_problem(tmp_path: Path, change, message) -> None:
@@ -116,6 +139,26 @@ def test_bad_components_name_file_entry_and_problem(tmp_path: Path, change, mess
     with pytest.raises(GameOptionError, match=message) as info:
         GAME.resolve_options({"components": str(path)})
     assert str(path) in str(info.value)
+
+
+def test_impossible_components_exit_2_from_the_cli(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from simcli.cli.main import cli
+
+    path = _write_variant(tmp_path, lambda d: d["cards"].pop())
+    config = tmp_path / "c.yaml"
+    config.write_text(
+        "name: t\ngame: bibliogamo\nplayers: 1\n"
+        f"options: {{components: {path}}}\n"
+        "strategies: [{name: random, use: random}]\nformat: solo\ngames: 2\nworkers: 0\n"
+    )
+    result = CliRunner().invoke(cli, ["validate", str(config)])
+    assert result.exit_code == 2, result.output
+    assert str(path) in result.output and "cards: the game has 47 artisan cards, got 46" in (
+        result.output
+    )
+    assert "Traceback" not in result.output
 
 
 def test_missing_or_invalid_components_file(tmp_path: Path) -> None:
@@ -346,6 +389,52 @@ def test_cube_cap() -> None:
     assert state.towers[T["history"]] == [1, 0, 0, 0]
 
 
+def test_last_cubes_chosen_by_the_player() -> None:
+    # The position of test_cube_cap: 25 cubes on the board, one left. Card 14 gives
+    # R S I; History needs R 3, S 3, I 2 and has none, so all three are placeable.
+    # printed (default): the researcher takes the cube, and there is no other hire move.
+    # choose: "hire 14 4 history" still places R (printed order); "... S" and "... I"
+    # put the last cube on the scribe or the illustrator instead; "... R" is the plain
+    # hire, so it is not offered twice.
+    def position(**options) -> BibliogamoState:
+        state = quiet(**options)
+        state.apply("stay")
+        state.towers[T["science"]] = [3, 1, 2, 1]
+        state.towers[T["law"]] = [2, 3, 0, 2]
+        state.towers[T["theology"]] = [1, 2, 2, 3]
+        state.towers[T["medicine"]] = [2, 1, 0, 0]
+        return state
+
+    plain = position()
+    assert [m for m in plain.legal_moves() if m.startswith("hire 14 4 history")] == [
+        "hire 14 4 history"
+    ]
+    with pytest.raises(IllegalMoveError):
+        plain.clone().apply("hire 14 4 history I")  # no choice under printed
+    state = position(last_cubes="choose")
+    assert [m for m in state.legal_moves() if m.startswith("hire 14 4 history")] == [
+        "hire 14 4 history",
+        "hire 14 4 history S",
+        "hire 14 4 history I",
+    ]
+    before = state.snapshot()
+    for refused in (
+        "hire 14 4 history R",
+        "hire 14 4 history B",
+        "hire 14 4 history SI",
+        "hire 14 4 history X",
+    ):
+        with pytest.raises(IllegalMoveError, match="last cubes"):
+            state.apply(refused)
+        assert state.snapshot() == before
+    state.apply("hire 14 4 history I")
+    assert state.towers[T["history"]] == [0, 0, 1, 0] and state.cubes_on_board == CUBES
+    # with cubes to spare the choice does not arise: card 1 (S S I) on Poetry
+    fresh = quiet(last_cubes="choose")
+    fresh.apply("stay")
+    assert not [m for m in fresh.legal_moves() if m.count(" ") == 4]
+
+
 # ---------------------------------------------------------------------- phase 5, chance
 def test_draw_back_to_five_with_a_reshuffle_chance_event() -> None:
     state = quiet()
@@ -434,6 +523,22 @@ def test_scoring_worked_out_by_hand() -> None:
     # 7 books + 4 + 5 = 16
     assert state.outcome().scores == (16,)
     assert state.outcome().winners == (0,)
+
+
+def test_a_finished_book_that_is_not_sold_scores_nothing() -> None:
+    # The text: "For each book you produce, you gain 1VP", and a book is marked on the
+    # Book track when it is sold (phase 4b). Two complete towers at the end, none sold:
+    # 0 books; 12 florins -> 2 VP; no marks -> Chronicles points[0] = 0. Total 2.
+    state = quiet(prestige=1)
+    fill(state, "history")
+    fill(state, "poetry")
+    assert state.tower_complete(T["history"]) and state.tower_complete(T["poetry"])
+    state.sold = [0] * 6
+    state.marks = [0] * 6
+    state.florins = 12
+    state.step = "over"
+    assert state.books == 0
+    assert state.outcome().scores == (2,)
 
 
 def test_prestige_marks_stop_at_the_books_wanted() -> None:

@@ -109,6 +109,43 @@ def test_automaton_takes_a_home_action_per_own_assistant_there() -> None:
     assert state.current_player == 1
 
 
+def test_refused_shelve_leaves_the_state_unchanged() -> None:
+    # Bookworm at home draws B3 (top of the deck), then a pending shelve of seat 0:
+    # hand A1-A6 B3, empty shelf, so the only open position is (0, 0).
+    state = new("bookworm", "imp")
+    state.apply(["shome", "both"])
+    assert top(state) == "shelve" and "B3" in hand(state, 0)
+    before = state.snapshot()
+    for refused in (
+        ["shelve", "B5", 0, 0],  # B5 is in the deck, not in the hand
+        ["shelve", "B3", 0, 1],  # the first card goes to (0, 0)
+        ["shelve", "B3", 0],  # no column
+        ["take", "B3"],  # not the pending decision
+    ):
+        with pytest.raises(IllegalMoveError):
+            state.apply(refused)
+        assert state.snapshot() == before  # the shelve is still pending, nothing moved
+    state.apply(["shelve", "B3", 0, 0])
+    assert state.card_name(state.shelves[0][(0, 0)]) == "B3" and state.current_player == 1
+
+
+def test_refused_automaton_home_action_leaves_the_state_unchanged() -> None:
+    # as in the test above: the Automaton joins a standard assistant on tile 6 and owes
+    # one home action; seat 0's shelf is empty, so only (0, 0) is open.
+    state = new("automaton", "imp")
+    state.apply(["loc", 6])
+    state.apply(["home", "draw"])
+    state.apply(["sloc", 6])
+    assert top(state) == "home_action"
+    before = state.snapshot()
+    for refused in (["shelve", "A1", 1, 1], ["shelve", "B9", 0, 0], ["draw", 1]):
+        with pytest.raises(IllegalMoveError):
+            state.apply(refused)
+        assert state.snapshot() == before
+    state.apply(["shelve", "A1", 0, 0])
+    assert state.card_name(state.shelves[0][(0, 0)]) == "A1"
+
+
 def test_goblin_sneak_names_a_category_and_opponents_give() -> None:
     state = new("goblin_sneak", "imp")
     state.apply(["home", "draw"])  # seat 0

@@ -151,6 +151,20 @@ def test_library_loader_errors(tmp_path: Path) -> None:
         load_libraries(path)
 
 
+def test_library_reconstruction_flags(tmp_path: Path) -> None:
+    # Known abilities with details of our own (Sasquatch blocking joiners, the Ghost
+    # ignoring space limits) say "partly"; the last four assistants are wholly ours.
+    libs = {lib.ability: lib.reconstructed for lib in load_libraries(None)}
+    assert libs["sasquatch"] == "partly" and libs["ghost"] == "partly"
+    assert [libs[a] for a in ("wisp", "imp", "dragon", "gargoyle")] == [True] * 4
+    assert libs["bookworm"] is False and libs["automaton"] is False
+    data = _builtin("libraries_file")
+    data["libraries"][0]["reconstructed"] = "maybe"
+    path = _write(tmp_path, "libs2.yaml", data)
+    with pytest.raises(GameOptionError, match="reconstructed must be true, false or partly"):
+        load_libraries(path)
+
+
 def test_replacement_file_through_option(tmp_path: Path) -> None:
     game = get_game("ex_libris")
     data = _builtin("locations_file")

@@ -67,6 +67,20 @@ def test_diviners_hut_draws_per_assistant_and_takes_first_player() -> None:
     assert hand(state, 0) == A + ["B3", "B5", "B6"] and state.first == 0
 
 
+def test_first_player_token_stays_until_taken_at_the_hut() -> None:
+    # The token does not pass clockwise: it moves only to a seat that visits Diviner's
+    # Hut, and the last seat to visit it in a round keeps it.
+    state = new(6, players=3)
+    home_draws_until_resolution(state)  # round 1: nobody visits the Hut
+    assert state.round == 2 and state.first == 0 and state.current_player == 0
+    state.apply(["home", "draw"])  # seat 0
+    state.apply(["loc", 1])  # seat 1 takes the token
+    home_draws_until_resolution(state)
+    assert state.round == 3 and state.first == 1 and state.current_player == 1
+    home_draws_until_resolution(state)  # round 3: nobody visits the Hut
+    assert state.round == 4 and state.first == 1 and state.current_player == 1
+
+
 def test_book_swap_swaps_then_may_shelve_the_new_card() -> None:
     state = new(2)
     assert area(state, 2) == ["B3", "B4", "B5"]

@@ -40,8 +40,12 @@ def test_view_never_contains_other_hands_or_focus() -> None:
             for seat in range(players):
                 view = state.view(seat)
                 snap = view.snapshot()
-                assert snap["hands"][seat] == state.snapshot()["hands"][seat]
-                assert snap["focus"][seat] == state.focus[seat]
+                if state.round == 0:  # library choice: nothing of steps 6-8 is seen
+                    assert snap["hands"][seat] == [UNKNOWN] * len(state.hands[seat])
+                    assert snap["focus"][seat] == UNKNOWN
+                else:
+                    assert snap["hands"][seat] == state.snapshot()["hands"][seat]
+                    assert snap["focus"][seat] == state.focus[seat]
                 for other in range(players):
                     if other != seat:
                         assert snap["hands"][other] == [UNKNOWN] * len(state.hands[other])
@@ -105,3 +109,58 @@ def test_view_supports_own_moves() -> None:
     view.apply(move)
     state.apply(move)
     assert view.snapshot() == state.view(seat).snapshot()
+
+
+def test_library_choice_view_shows_only_what_is_dealt() -> None:
+    # Advanced setup, 3 players: step 4 deals two library tiles per seat and the seats
+    # choose in reverse turn order (2, 1, 0); the category cards (step 6-7) and the hands
+    # (step 8) come later, so a choosing seat sees its own two tiles and the libraries
+    # already chosen, and nothing else of the deal.
+    comps = GAME.components(GAME.resolve_options({"mode": "advanced"}))
+    names = [b.name for b in comps.books]
+    libs = [lib.name for lib in comps.libraries]
+    setup = {
+        "start": 1,
+        "locations": list(range(2, 19)),
+        "libraries": [[libs[0], libs[1]], [libs[2], libs[3]], [libs[4], libs[5]]],
+        "prominent": "C",
+        "banned": "S",
+        "focus": ["F", "H", "M"],
+        "hands": [names[0:6], names[6:12], names[12:18]],
+        "deck": names[18:],
+    }
+    state = GAME.new_state(3, GAME.resolve_options({"mode": "advanced"}), setup)
+    assert state.current_player == 2 and state.round == 0
+    view = state.view(2)
+    assert view.offered == [[UNKNOWN, UNKNOWN], [UNKNOWN, UNKNOWN], [4, 5]]
+    assert view.libraries == [UNKNOWN] * 3
+    assert view.prominent == UNKNOWN and view.banned == UNKNOWN
+    assert view.focus == [UNKNOWN] * 3  # not even its own focus card
+    assert view.hands == [[UNKNOWN] * 6] * 3  # not even its own hand
+    assert view.legal_moves() == [["library", libs[4]], ["library", libs[5]]]
+    text = view.render()
+    assert "not dealt yet" in text and "focus" not in text and "A1" not in text
+    state.apply(["library", libs[5]])
+    # seat 1 chooses next: it sees seat 2's choice (face up), its own two tiles, no more
+    view = state.view(1)
+    assert view.libraries == [UNKNOWN, UNKNOWN, 5]
+    assert view.offered == [[UNKNOWN, UNKNOWN], [2, 3], []]
+    assert (view.prominent, view.banned, view.focus) == (UNKNOWN, UNKNOWN, [UNKNOWN] * 3)
+    assert all(card == UNKNOWN for hand in view.hands for card in hand)
+    # a determinization of the choice view deals six distinct categories and 152 cards
+    full = GAME.determinize(view, random.Random(5))
+    assert sorted([full.prominent, full.banned, *full.focus]) == sorted(
+        set([full.prominent, full.banned, *full.focus])
+    )
+    assert UNKNOWN not in [full.prominent, full.banned, *full.focus]
+    assert all_cards(full) == list(range(len(comps.books)))
+    assert full.libraries == [UNKNOWN, UNKNOWN, 5] and full.offered[1] == [2, 3]
+    state.apply(["library", libs[2]])
+    state.apply(["library", libs[1]])
+    # round 1: the cards are dealt; seat 0 sees its focus, both categories and its hand
+    assert state.round == 1
+    view = state.view(0)
+    assert view.libraries == [1, 2, 5]
+    assert (view.prominent, view.banned) == (state.prominent, state.banned)
+    assert view.focus[0] == state.focus[0] and view.focus[1:] == [UNKNOWN, UNKNOWN]
+    assert view.hands[0] == state.hands[0]

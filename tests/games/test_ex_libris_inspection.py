@@ -6,6 +6,8 @@ each card are given by a small table, so these tests do not depend on the deck d
 
 from __future__ import annotations
 
+import pytest
+
 from simcli.games.ex_libris.inspection import (
     alphabetical_check,
     category_counts,
@@ -69,22 +71,49 @@ def test_stability_needs_two_by_two() -> None:
     assert stability(grid([[1, 2, 3], [4, 5, 6], [7, 8, 9]])) == 9
 
 
-def test_prominent_works_plain_and_ties() -> None:
-    # no ties: 15 / 9 / 4, fourth place gets nothing
-    assert prominent_awards([7, 5, 3, 1]) == [15, 9, 4, 0]
-    # two tied for first: (15 + 9) / 2 = 12 each; the next player is third: 4
-    assert prominent_awards([5, 5, 2]) == [12, 12, 4]
-    # three tied for first: (15 + 9 + 4) / 3 = 9.33 -> rounded up to 10 each; fourth 0
-    assert prominent_awards([3, 3, 3, 1]) == [10, 10, 10, 0]
-    # two tied for second: (9 + 4) / 2 = 6.5 -> 7 each
-    assert prominent_awards([6, 2, 2]) == [15, 7, 7]
-    assert prominent_awards([6, 2, 2, 1]) == [15, 7, 7, 0]
-    # two tied for third: (4 + 0) / 2 = 2 each
-    assert prominent_awards([6, 4, 1, 1]) == [15, 9, 2, 2]
-    # all four tied: 28 / 4 = 7 each
-    assert prominent_awards([0, 0, 0, 0]) == [7, 7, 7, 7]
-    # two players with equal counts: 24 / 2 = 12 each
-    assert prominent_awards([4, 4]) == [12, 12]
+def test_prominent_works_plain_and_two_way_ties() -> None:
+    # Two-way ties read the same under both options: the tied place's prize plus the
+    # next place's is also the prize of the two places the pair occupies.
+    for ties in ("next_place", "pooled"):
+        # no ties: 15 / 9 / 4, fourth place gets nothing
+        assert prominent_awards([7, 5, 3, 1], ties=ties) == [15, 9, 4, 0]
+        # two tied for first: (15 + 9) / 2 = 12 each; the next player is third: 4
+        assert prominent_awards([5, 5, 2], ties=ties) == [12, 12, 4]
+        # two tied for second: (9 + 4) / 2 = 6.5 -> 7 each
+        assert prominent_awards([6, 2, 2], ties=ties) == [15, 7, 7]
+        assert prominent_awards([6, 2, 2, 1], ties=ties) == [15, 7, 7, 0]
+        # two tied for third: (4 + 0) / 2 = 2 each
+        assert prominent_awards([6, 4, 1, 1], ties=ties) == [15, 9, 2, 2]
+        # two players with equal counts: 24 / 2 = 12 each
+        assert prominent_awards([4, 4], ties=ties) == [12, 12]
+
+
+def test_prominent_works_three_way_ties() -> None:
+    # three tied for first, fourth behind:
+    #   next_place: 15 + 9 (the next lower place) = 24, 24 / 3 = 8 each; fourth is 4th: 0
+    #   pooled: 15 + 9 + 4 (the three places they occupy) = 28, 28 / 3 = 9.33 -> 10 each
+    assert prominent_awards([3, 3, 3, 1]) == [8, 8, 8, 0]
+    assert prominent_awards([3, 3, 3, 1], ties="next_place") == [8, 8, 8, 0]
+    assert prominent_awards([3, 3, 3, 1], ties="pooled") == [10, 10, 10, 0]
+    # three players all tied: the same sums, 8 or 10 each
+    assert prominent_awards([5, 5, 5], ties="next_place") == [8, 8, 8]
+    assert prominent_awards([5, 5, 5], ties="pooled") == [10, 10, 10]
+    # three tied for second behind a leader: 9 + 4 = 13 both ways (there is no 4th
+    # prize to pool), 13 / 3 = 4.33 -> 5 each
+    assert prominent_awards([7, 2, 2, 2], ties="next_place") == [15, 5, 5, 5]
+    assert prominent_awards([7, 2, 2, 2], ties="pooled") == [15, 5, 5, 5]
+
+
+def test_prominent_works_four_way_ties() -> None:
+    # all four tied (here with 0 books: every seat is ranked):
+    #   next_place: 15 + 9 = 24, 24 / 4 = 6 each
+    #   pooled: 15 + 9 + 4 + 0 = 28, 28 / 4 = 7 each
+    assert prominent_awards([0, 0, 0, 0]) == [6, 6, 6, 6]
+    assert prominent_awards([0, 0, 0, 0], ties="pooled") == [7, 7, 7, 7]
+    assert prominent_awards([4, 4, 4, 4], ties="next_place") == [6, 6, 6, 6]
+    assert prominent_awards([4, 4, 4, 4], ties="pooled") == [7, 7, 7, 7]
+    with pytest.raises(ValueError, match="prominent_ties"):
+        prominent_awards([1, 1], ties="shared")
 
 
 BOOKS = {
@@ -170,3 +199,23 @@ def test_tie_breaks() -> None:
     assert winners([_sheet(30, 12, 2), _sheet(30, 12, 1)], [1, 1]) == (1,)
     # all equal: a shared win
     assert winners([_sheet(30, 12, 1), _sheet(30, 12, 1), _sheet(2, 1, 0)], [1, 1, 0]) == (0, 1)
+
+
+def test_three_way_prominent_tie_in_the_inspection() -> None:
+    # Three shelves [1, 2] (C F H + C M): F (1) count 1 each -> three tied for first.
+    # next_place: (15 + 9) / 3 = 8 each; pooled: (15 + 9 + 4) / 3 -> 10 each.
+    shelves = [grid([[1, 2]]) for _ in range(3)]
+    for ties, prize in (("next_place", 8), ("pooled", 10)):
+        sheets = inspect_all(shelves, [set()] * 3, CARD_BOOKS, 1, 5, [0, 2, 3], prominent_ties=ties)
+        assert [s.prominent for s in sheets] == [prize] * 3
+
+
+def test_prominent_ties_option() -> None:
+    from simcli.errors import GameOptionError
+    from simcli.games import get_game
+
+    game = get_game("ex_libris")
+    assert game.resolve_options({})["prominent_ties"] == "next_place"
+    assert game.resolve_options({"prominent_ties": "pooled"})["prominent_ties"] == "pooled"
+    with pytest.raises(GameOptionError, match="prominent_ties"):
+        game.resolve_options({"prominent_ties": "shared"})

@@ -113,7 +113,10 @@ def started(strategy, game, seat=0, seed=1):
 
 
 def root_stats(strategy):
-    return sorted((key, kid.n, round(kid.w, 9)) for key, kid in strategy.last_root.kids.items())
+    # by repr: the keys mix strings ("pass") and tuples (list moves)
+    return sorted(
+        ((key, kid.n, round(kid.w, 9)) for key, kid in strategy.last_root.kids.items()), key=repr
+    )
 
 
 def test_toy_true_hidden_card_cannot_change_the_choice():

@@ -26,13 +26,15 @@ from simcli.games.adas_library.components import (
     parse,
 )
 from simcli.games.adas_library.rows import is_sorted, out_of_order, ranks
-from simcli.games.adas_library.state import AdasState
+from simcli.games.adas_library.state import PARTNER_MODES, AdasState
+from simcli.games.chance import ChanceStreams, draw_key, setup_key
 
 #: Evaluation of a won (lost) game, far beyond any count of books out of order.
 WIN_VALUE = 100.0
 #: Re-deals allowed before the setup gives up (only a degenerate data file gets close).
 MAX_REDEALS = 10_000
 SETUP_KEYS = ("master", "rows", "hands", "draw", "redeals")
+OPTIONAL_SETUP_KEYS = ("chance_key",)  # drawn last by sample_setup; absent: drawn lazily
 SNAPSHOT_KEYS = (
     "master",
     "rows",
@@ -43,6 +45,7 @@ SNAPSHOT_KEYS = (
     "winner",
     "reshuffle",
     "viewer",
+    "chance",
 )
 KNOWN_CARDS = frozenset(CARD_TYPES)
 ANY_CARD = KNOWN_CARDS | {UNKNOWN}
@@ -63,6 +66,13 @@ class AdasLibrary(Game):
             kind=int,
             minimum=1,
             doc="player turns (plays and discards, all seats together) before a draw",
+        ),
+        "exchange_partner": Option(
+            default="facing",
+            choices=PARTNER_MODES,
+            doc="with 4 players, whom an Exchange trades with: facing = the seat directly "
+            "opposite when two sit on each side (0<->3, 1<->2, the rule text); diagonal = "
+            "0<->2, 1<->3",
         ),
         "data_file": Option(
             default="",
@@ -137,6 +147,7 @@ class AdasLibrary(Game):
             "hands": hands,
             "draw": draw,
             "redeals": redeals,
+            "chance_key": draw_key(rng),  # the key of the chance streams, the last draw
         }
 
     def new_state(
@@ -150,8 +161,14 @@ class AdasLibrary(Game):
         def bad(problem: str) -> IllegalMoveError:
             return IllegalMoveError(f"Ada's Library setup: {problem}")
 
-        if not isinstance(setup, Mapping) or sorted(setup) != sorted(SETUP_KEYS):
-            raise bad(f"must be an object with exactly the keys {', '.join(SETUP_KEYS)}")
+        if not isinstance(setup, Mapping) or sorted(
+            k for k in setup if k not in OPTIONAL_SETUP_KEYS
+        ) != sorted(SETUP_KEYS):
+            raise bad(
+                f"must be an object with exactly the keys {', '.join(SETUP_KEYS)} "
+                f"(and optionally {', '.join(OPTIONAL_SETUP_KEYS)})"
+            )
+        key = setup_key(setup.get("chance_key"), "Ada's Library setup")
         index = {name: i for i, name in enumerate(comp.colours)}
         master = setup["master"]
         if not isinstance(master, list) or sorted(map(str, master)) != sorted(comp.colours):
@@ -195,7 +212,7 @@ class AdasLibrary(Game):
         redeals = setup["redeals"]
         if isinstance(redeals, bool) or not isinstance(redeals, int) or redeals < 0:
             raise bad(f"redeals must be a count, not {redeals!r}")
-        return AdasState(
+        state = AdasState(
             self,
             players,
             options,
@@ -205,6 +222,8 @@ class AdasLibrary(Game):
             [list(hand) for hand in hands],
             list(draw),
         )
+        state.chance = ChanceStreams(key)
+        return state
 
     def state_from_snapshot(
         self, players: int, options: Mapping[str, Any], snapshot: Mapping[str, Any]
@@ -281,6 +300,9 @@ class AdasLibrary(Game):
         state.discard = discard
         state.turns, state.winner, state.reshuffle = turns, winner, reshuffle
         state.viewer = viewer
+        state.chance = ChanceStreams.from_snapshot(
+            snapshot["chance"], ("reshuffle",), "Ada's Library snapshot"
+        )
         return state
 
     # -- strategies' helpers ------------------------------------------------------------

@@ -10,11 +10,14 @@ and ``"R"``)::
     ["reverse"]           swap the books at both ends
     ["master2", p, "R"]   Master Modify 1-2: the master card at p moves exactly N places
     ["exchange", i]       swap your book at i with your partner's book at i (2 players:
-                          the opponent; 4 players: the seat opposite, 0<->2, 1<->3)
+                          the opponent; 4 players: the seat facing you, 0<->3, 1<->2,
+                          or with ``exchange_partner: diagonal`` 0<->2, 1<->3)
     ["discard", card]     discard a card of that type without effect
 
 A chance turn (reshuffle of the discard pile into a new draw pile) has as its outcome the
-new draw pile as a list of card types, top card first.
+new draw pile as a list of card types, top card first. The ``n``-th reshuffle of a game
+orders the cards by keys drawn for (game, reshuffle ``n``), the same for every history
+(see ``simcli/games/chance.py``).
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ from simcli.games.adas_library.rows import (
     switch_pairs,
     uniform,
 )
+from simcli.games.chance import ChanceStreams, copy_numbers, keyed_order
 
 if TYPE_CHECKING:
     from simcli.games.adas_library.game import AdasLibrary
@@ -49,10 +53,22 @@ if TYPE_CHECKING:
 CARD_ORDER = {card: i for i, card in enumerate(CARD_TYPES)}
 
 
-def partner_of(seat: int, players: int) -> int:
+#: The values of the option ``exchange_partner``.
+PARTNER_MODES = ("facing", "diagonal")
+
+
+def partner_of(seat: int, players: int, mode: str = "facing") -> int:
     """The seat an Exchange trades with: the opponent, or with 4 players the seat
-    directly opposite (0<->2, 1<->3)."""
-    return (seat + players // 2) % players
+    directly opposite. Seated two on a side, playing clockwise (NW, NE, SE, SW), the
+    players facing each other are 0<->3 and 1<->2 (``facing``); ``diagonal`` pairs
+    0<->2 and 1<->3, the players sitting corner to corner."""
+    if players == 2:
+        return 1 - seat
+    if mode == "facing":
+        return players - 1 - seat
+    if mode == "diagonal":
+        return (seat + players // 2) % players
+    raise ValueError(f"exchange_partner must be one of {', '.join(PARTNER_MODES)}, not {mode!r}")
 
 
 def _position(value: Any, size: int, what: str) -> int:
@@ -83,6 +99,7 @@ class AdasState(State):
         self.options = freeze(options)
         self.comp = comp
         self.max_turns: int = options["max_turns"]
+        self.partner_mode: str = options.get("exchange_partner", "facing")
         self.master = master
         self.rank = ranks(master)
         self.rows = rows
@@ -93,6 +110,7 @@ class AdasState(State):
         self.winner: int | None = None
         self.reshuffle = False  # the seat to move has played and waits for a reshuffle
         self.viewer: int | None = None
+        self.chance = ChanceStreams()
 
     # -- turn structure ---------------------------------------------------------------
 
@@ -110,7 +128,7 @@ class AdasState(State):
         return self.current_player == TERMINAL
 
     def partner(self, seat: int) -> int:
-        return partner_of(seat, self.players)
+        return partner_of(seat, self.players, self.partner_mode)
 
     # -- moves ----------------------------------------------------------------------
 
@@ -157,7 +175,7 @@ class AdasState(State):
             )
         hand = self.hands[seat]
         if move[0] == "discard":
-            if len(move) != 2 or move[1] not in CARD_ORDER:
+            if len(move) != 2 or not isinstance(move[1], str) or move[1] not in CARD_ORDER:
                 raise IllegalMoveError(f'a discard is ["discard", card type], not {move!r}')
             card = move[1]
             if card not in hand:
@@ -261,9 +279,12 @@ class AdasState(State):
     def sample_chance(self, rng: random.Random) -> list[str]:
         if not self.reshuffle or self.winner is not None:
             raise IllegalMoveError("no chance event is pending")
-        pile = list(self.discard)
-        rng.shuffle(pile)
-        return pile
+        pile = self.discard
+        universe = self.comp.deck()
+        numbers = copy_numbers(pile, universe)
+        stream = self.chance.random(rng, "reshuffle")
+        order = keyed_order(range(len(pile)), numbers.__getitem__, len(universe), stream)
+        return [pile[i] for i in order]
 
     def _apply_reshuffle(self, outcome: Any) -> None:
         if (
@@ -278,6 +299,7 @@ class AdasState(State):
         self.draw = list(outcome)
         self.discard = []
         self.reshuffle = False
+        self.chance.happened("reshuffle")
         self._draw(self.turns % self.players)
 
     # -- results and views ---------------------------------------------------------
@@ -302,6 +324,7 @@ class AdasState(State):
                 view.hands[s] = [UNKNOWN] * len(view.hands[s])
         view.draw = [UNKNOWN] * len(view.draw)
         view.viewer = seat
+        view.chance = self.chance.hidden()
         return view
 
     def snapshot(self) -> dict[str, Any]:
@@ -316,6 +339,7 @@ class AdasState(State):
             "winner": self.winner,
             "reshuffle": self.reshuffle,
             "viewer": self.viewer,
+            "chance": self.chance.snapshot(),
         }
 
     def clone(self) -> AdasState:
@@ -325,6 +349,7 @@ class AdasState(State):
         new.options = self.options
         new.comp = self.comp
         new.max_turns = self.max_turns
+        new.partner_mode = self.partner_mode
         new.master = self.master.copy()
         new.rank = self.rank.copy()
         new.rows = [row.copy() for row in self.rows]
@@ -335,6 +360,7 @@ class AdasState(State):
         new.winner = self.winner
         new.reshuffle = self.reshuffle
         new.viewer = self.viewer
+        new.chance = self.chance.copy()
         return new
 
     def render(self) -> str:

@@ -24,8 +24,10 @@ ARTISANS: tuple[str, ...] = ("researcher", "scribe", "illustrator", "binder")
 ARTISAN_LETTERS: tuple[str, ...] = ("R", "S", "I", "B")
 #: Number of florin values printed on a card (positions 1..3).
 FLORIN_POSITIONS = 3
-#: The smallest deck the rules can run with: a hand of 5, the revealed card and a sale.
-MIN_CARDS = 10
+#: "the 47 Artisan cards, the 7 Prestige Collection cards, 26 black eurocubes" (the text)
+CARD_COUNT = 47
+PRESTIGE_COUNT = 7
+CUBES = 26  # the black cubes: a hard cap on artisans on the board
 
 DEFAULT_FILE = "bibliogamo.yaml"
 
@@ -130,6 +132,11 @@ class _Parser:
             raise self.fail(where, f"must have at least {min_len} entries, got {len(value)}")
         return value
 
+    def text(self, value: Any, where: str) -> str:
+        if not isinstance(value, str) or not value.strip():
+            raise self.fail(where, f"must be a non-empty text, got {value!r}")
+        return value
+
     def artisan(self, value: Any, where: str) -> int:
         if value not in ARTISANS:
             raise self.fail(where, f"unknown artisan {value!r}; artisans: {', '.join(ARTISANS)}")
@@ -156,6 +163,7 @@ class _Parser:
             where = f"towers[{i}] (id {tid})"
             if tid in tower_index:
                 raise self.fail(where, "duplicate tower id")
+            self.text(entry["name"], f"{where}.name")
             space = self.integer(entry["space"], f"{where}.space", 0, spaces - 1)
             if tower_at[space] is not None:
                 raise self.fail(where, f"space {space} already has a tower")
@@ -165,12 +173,23 @@ class _Parser:
                 recipe[ARTISANS.index(name)] = self.integer(count, f"{where}.recipe.{name}", 0)
             if sum(recipe) == 0:
                 raise self.fail(where, "recipe needs at least one artisan")
+            if sum(recipe) > CUBES:
+                raise self.fail(
+                    f"{where}.recipe",
+                    f"needs {sum(recipe)} artisans; there are only {CUBES} cubes, so the book "
+                    "could never be finished",
+                )
             tower_at[space] = len(towers)
             tower_index[tid] = len(towers)
             towers.append(Tower(tid, str(entry["name"]), space, tuple(recipe)))  # type: ignore[arg-type]
 
         cards: dict[int, Card] = {}
-        for i, entry in enumerate(self.listing(top["cards"], "cards", MIN_CARDS)):
+        card_list = self.listing(top["cards"], "cards")
+        if len(card_list) != CARD_COUNT:
+            raise self.fail(
+                "cards", f"the game has {CARD_COUNT} artisan cards, got {len(card_list)}"
+            )
+        for i, entry in enumerate(card_list):
             where = f"cards[{i}]"
             entry = self.mapping(
                 entry, where, ("id", "librarian", "blocked", "artisans", "florins", "florin_icon")
@@ -194,8 +213,23 @@ class _Parser:
             icon = self.integer(entry["florin_icon"], f"{where}.florin_icon", 1, FLORIN_POSITIONS)
             cards[cid] = Card(cid, move, blocked, arts, fl, icon - 1)  # type: ignore[arg-type]
 
+        for tower in towers:
+            for art, need in enumerate(tower.recipe):
+                if need and not any(card.provides(art) for card in cards.values()):
+                    raise self.fail(
+                        f"towers[{tower_index[tower.id]}] (id {tower.id}).recipe",
+                        f"needs {ARTISANS[art]}s, which no card provides",
+                    )
+
         prestige: dict[int, PrestigeCard] = {}
-        for i, entry in enumerate(self.listing(top["prestige"], "prestige")):
+        prestige_list = self.listing(top["prestige"], "prestige")
+        if len(prestige_list) != PRESTIGE_COUNT:
+            raise self.fail(
+                "prestige",
+                f"the game has {PRESTIGE_COUNT} Prestige Collection cards, "
+                f"got {len(prestige_list)}",
+            )
+        for i, entry in enumerate(prestige_list):
             where = f"prestige[{i}]"
             entry = self.mapping(entry, where, ("id", "name", "books", "points"))
             pid = self.integer(entry["id"], f"{where}.id", 1)
@@ -218,7 +252,15 @@ class _Parser:
                     f"got {len(points)}",
                 )
             pts = tuple(self.integer(p, f"{where}.points[{k}]", 0) for k, p in enumerate(points))
-            prestige[pid] = PrestigeCard(pid, str(entry["name"]), tuple(books), pts)
+            for k in range(1, len(pts)):
+                if pts[k] < pts[k - 1]:
+                    raise self.fail(
+                        f"{where}.points[{k}]",
+                        f"{pts[k]} VP for {k} books is less than {pts[k - 1]} for {k - 1}: "
+                        "marking a book never costs points",
+                    )
+            name = self.text(entry["name"], f"{where}.name")
+            prestige[pid] = PrestigeCard(pid, name, tuple(books), pts)
 
         canonical = json.dumps(raw, sort_keys=True, separators=(",", ":"), default=str)
         digest = hashlib.sha256(canonical.encode()).hexdigest()[:12]

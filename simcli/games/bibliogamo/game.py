@@ -11,6 +11,7 @@ from simcli.frozen import freeze
 from simcli.game import Game, IllegalMoveError, Option, State
 from simcli.games.bibliogamo.components import Components, load_components
 from simcli.games.bibliogamo.state import FLORINS_PER_VP, BibliogamoState
+from simcli.games.chance import ChanceStreams, draw_key, setup_key
 
 #: Value of one day on the time track, in VP, for :meth:`Bibliogamo.evaluate`: about
 #: what an average turn earns, so a paid re-draw must raise the price by ~3 florins.
@@ -38,6 +39,7 @@ SNAPSHOT_KEYS = (
     "revealed",
     "blocked",
     "unblocked",
+    "chance",
 )
 
 
@@ -61,6 +63,13 @@ class Bibliogamo(Game):
             choices=("deal", "choose"),
             doc="the Prestige Collection card is dealt at random in the setup, or chosen "
             "by the player as the first move",
+        ),
+        "last_cubes": Option(
+            default="printed",
+            choices=("printed", "choose"),
+            doc="when fewer cubes are left than a hire would place: the card's artisans "
+            "get them in printed order, or the player chooses which (hire CARD PAY TOWER "
+            "LETTERS)",
         ),
         "block_scope": Option(
             default="hire",
@@ -101,7 +110,8 @@ class Bibliogamo(Game):
         deck = comp.card_ids
         rng.shuffle(deck)
         prestige = rng.choice(sorted(comp.prestige)) if opts["prestige"] == "deal" else None
-        return {"deck": deck, "prestige": prestige, "components": comp.digest}
+        key = draw_key(rng)  # the key of the chance streams, the setup's last draw
+        return {"deck": deck, "prestige": prestige, "components": comp.digest, "chance_key": key}
 
     def new_state(
         self, players: int, options: Mapping[str, Any], setup: Mapping[str, Any]
@@ -137,7 +147,8 @@ class Bibliogamo(Game):
             raise IllegalMoveError(
                 "setup.prestige must be null with option prestige: choose (the player chooses)"
             )
-        return BibliogamoState(self, opts, comp, list(deck), prestige)
+        key = setup_key(setup.get("chance_key"), "Bibliogamo setup")
+        return BibliogamoState(self, opts, comp, list(deck), prestige, key)
 
     def state_from_snapshot(
         self, players: int, options: Mapping[str, Any], snapshot: Mapping[str, Any]
@@ -202,6 +213,9 @@ class Bibliogamo(Game):
         state.hand, state.draw = list(s["hand"]), list(s["draw"])
         state.discard, state.sale = list(s["discard"]), list(s["sale"])
         state.revealed, state.blocked, state.unblocked = s["revealed"], s["blocked"], s["unblocked"]
+        state.chance = ChanceStreams.from_snapshot(
+            s["chance"], ("reshuffle",), "bibliogamo snapshot"
+        )
         return state
 
     # ------------------------------------------------------------------ search helpers

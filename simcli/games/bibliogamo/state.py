@@ -15,7 +15,9 @@ Move notation (strings; see docs/games/bibliogamo.md):
 * ``"pass"`` / ``"sell"``  phase 4b: sell the complete book of the tower the librarian is on
 * ``"accept"`` / ``"redraw"``  during a sale: take the price, or pay 1 day for a new card
 * ``"done"`` / ``"hire A B T"``  phase 4c: play card A for its artisans on tower T and
-  discard card B to pay (at most twice a turn)
+  discard card B to pay (at most twice a turn); with option ``last_cubes: choose``, when
+  fewer cubes are left than A could place, also ``"hire A B T LETTERS"``: the artisans
+  (letters R S I B) that get the last cubes, for every choice other than printed order
 
 A step with nothing to decide (no florins to walk, no book to sell, ...) is skipped.
 """
@@ -25,17 +27,19 @@ from __future__ import annotations
 import random
 from bisect import insort
 from collections.abc import Mapping
+from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from simcli.frozen import freeze
 from simcli.game import CHANCE, TERMINAL, IllegalMoveError, Outcome, State
-from simcli.games.bibliogamo.components import ARTISAN_LETTERS, ARTISANS, Components
+from simcli.games.bibliogamo.components import ARTISAN_LETTERS, ARTISANS, CUBES, Components
+from simcli.games.chance import ChanceStreams, keyed_order
 
 if TYPE_CHECKING:
     from simcli.games.bibliogamo.game import Bibliogamo
 
 HAND_SIZE = 5  # "Draw back to a hand of 5 cards"
-CUBES = 26  # the 26 black eurocubes: a hard cap on artisans on the board
+
 LAST_DAY = 40  # "The game is over when the Time Track eurocube reaches [40]"
 BASE_MOVE = 3  # "Move the Librarian Pawn clockwise 3 spaces"
 FLORINS_PER_VP = 5  # "For each 5 Florins you have, you gain 1 VP"
@@ -72,6 +76,7 @@ class BibliogamoState(State):
         "unblocked",
         "sale",
         "hires",
+        "chance",
     )
 
     def __init__(
@@ -81,6 +86,7 @@ class BibliogamoState(State):
         comp: Components,
         deck: list[int],
         prestige: int | None,
+        chance_key: int | None = None,
     ) -> None:
         self.game = game
         self.players = 1
@@ -104,6 +110,7 @@ class BibliogamoState(State):
         self.unblocked = False
         self.sale: list[int] = []  # cards turned over for the current sale, in order
         self.hires = 0
+        self.chance = ChanceStreams(chance_key)
         self.step = "prestige" if prestige is None else "deal"
         self._run()
 
@@ -185,21 +192,36 @@ class BibliogamoState(State):
                 return True
         return False
 
-    def hire_gain(self, card: int, tower: int) -> list[int]:
-        """The artisan types ``card`` would add to ``tower`` now (surplus and cubes beyond
-        the 26 are lost), in placement order."""
+    def placeable(self, card: int, tower: int) -> list[int]:
+        """The artisan types ``card`` provides that ``tower`` still needs (surplus beyond
+        the recipe is lost), in printed order, before the cube limit."""
         recipe = self.comp.towers[tower].recipe
         placed = list(self.towers[tower])
-        free = CUBES - self.cubes_on_board
-        gained = []
+        out = []
         for art in self.comp.cards[card].artisans:
-            if free <= 0:
-                break
             if placed[art] < recipe[art]:
                 placed[art] += 1
-                free -= 1
-                gained.append(art)
-        return gained
+                out.append(art)
+        return out
+
+    def hire_gain(self, card: int, tower: int) -> list[int]:
+        """The artisan types ``card`` would add to ``tower`` now (surplus and cubes beyond
+        the 26 are lost), in placement order: when cubes run short, the first ones
+        printed get them."""
+        return self.placeable(card, tower)[: max(0, CUBES - self.cubes_on_board)]
+
+    def cube_choices(self, card: int, tower: int) -> list[tuple[int, ...]]:
+        """With option ``last_cubes: choose``, when fewer cubes are left than ``card``
+        could place on ``tower``: every other set of artisans the last cubes may go to
+        (sorted artisan indices; the printed-order set is the plain hire)."""
+        if self.options["last_cubes"] != "choose":
+            return []
+        placeable = self.placeable(card, tower)
+        free = CUBES - self.cubes_on_board
+        if free <= 0 or len(placeable) <= free:
+            return []
+        printed = tuple(sorted(placeable[:free]))
+        return sorted({tuple(sorted(c)) for c in combinations(placeable, free)} - {printed})
 
     def legal_moves(self) -> list[Any]:
         step = self.step
@@ -229,7 +251,11 @@ class BibliogamoState(State):
                 for b in payers:
                     if b != a:
                         prefix = f"hire {a} {b} "
-                        moves += [prefix + t for t in towers]
+                        for ti, t in enumerate(towers):
+                            moves.append(prefix + t)
+                            moves += [
+                                f"{prefix}{t} {_letters(c)}" for c in self.cube_choices(a, ti)
+                            ]
             return moves
         return []
 
@@ -304,7 +330,7 @@ class BibliogamoState(State):
         if move == "done":
             self.step = "end"
             return
-        if word != "hire" or len(args) != 3:
+        if word != "hire" or len(args) not in (3, 4):
             raise IllegalMoveError(f"'{move}': expected 'done' or 'hire CARD PAYMENT TOWER'")
         a = _parse_int(args[0], move)
         b = _parse_int(args[1], move)
@@ -319,7 +345,21 @@ class BibliogamoState(State):
             )
         if not self.can_pay(b):
             raise IllegalMoveError(f"'{move}': card {b} is blocked and may not pay")
-        for art in self.hire_gain(a, t):
+        gain = self.hire_gain(a, t)
+        if len(args) == 4:  # last_cubes: choose, the artisans that get the last cubes
+            chosen = tuple(
+                sorted(ARTISAN_LETTERS.index(x) for x in args[3] if x in ARTISAN_LETTERS)
+            )
+            if len(chosen) != len(args[3]) or chosen not in self.cube_choices(a, t):
+                raise IllegalMoveError(
+                    f"'{move}': the last cubes can go to "
+                    + (
+                        ", ".join(_letters(c) for c in self.cube_choices(a, t))
+                        or "no other artisans (the plain hire places them)"
+                    )
+                )
+            gain = list(chosen)
+        for art in gain:
             self.towers[t][art] += 1
         self.hand.remove(a)
         self.hand.remove(b)
@@ -347,10 +387,12 @@ class BibliogamoState(State):
         if self.current_player != CHANCE:
             raise IllegalMoveError("no chance event is pending")
         if not self.draw:
-            order = list(self.discard)
-            rng.shuffle(order)
-            return order
-        return rng.choice(self.draw[self.known :])
+            # the n-th reshuffle orders the cards by keys drawn for (game, n): the same
+            # in every history (simcli/games/chance.py)
+            stream = self.chance.random(rng, "reshuffle")
+            number = {card: i for i, card in enumerate(self.comp.card_ids)}
+            return keyed_order(self.discard, number.__getitem__, len(number), stream)
+        return rng.choice(self.draw[self.known :])  # a view's guess at its next card
 
     def _apply_chance(self, outcome: Any) -> None:
         if not self.draw:
@@ -366,6 +408,7 @@ class BibliogamoState(State):
             self.draw = list(outcome)
             self.known = len(self.draw)
             self.discard = []
+            self.chance.happened("reshuffle")
             return
         # Only in a view, where the draw pile's order is unknown: which card is next.
         unknown = self.draw[self.known :]
@@ -486,6 +529,7 @@ class BibliogamoState(State):
             "unblocked": self.unblocked,
             "sale": list(self.sale),
             "hires": self.hires,
+            "chance": self.chance.snapshot(),
         }
 
     def clone(self) -> BibliogamoState:
@@ -512,6 +556,7 @@ class BibliogamoState(State):
         new.unblocked = self.unblocked
         new.sale = self.sale.copy()
         new.hires = self.hires
+        new.chance = self.chance.copy()
         return new
 
     def view(self, seat: int) -> BibliogamoState:
@@ -520,6 +565,7 @@ class BibliogamoState(State):
         new = self.clone()
         new.draw.sort()
         new.known = 0
+        new.chance = self.chance.hidden()
         return new
 
     def render(self) -> str:
@@ -597,6 +643,10 @@ def describe_card(comp: Components, card: int) -> str:
         f"{card:>2}: lib {info.librarian:+d}, blocks {ARTISAN_LETTERS[info.blocked]}, "
         f"gives {gives}, florins {values} (icon {info.florin_icon + 1})"
     )
+
+
+def _letters(artisans: tuple[int, ...]) -> str:
+    return "".join(ARTISAN_LETTERS[a] for a in artisans)
 
 
 def _parse_int(text: str, move: str, signed: bool = False) -> int:

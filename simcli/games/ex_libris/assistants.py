@@ -7,6 +7,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from simcli.game import IllegalMoveError
+from simcli.games.chance import keyed_pick
 
 if TYPE_CHECKING:
     from simcli.games.ex_libris.state import ExLibrisState
@@ -165,8 +166,8 @@ def apply(state: ExLibrisState, task: tuple, move: Any) -> None:
     head, seat = task[0], task[1]
     if head == "home_action" and isinstance(move, list) and move[:1] == ["shelve"]:
         card, r, c = state.parse_shelve(move, "shelve")
+        state.shelve_card(seat, card, r, c)  # checks the position and the hand first
         state.tasks.pop()
-        state.shelve_card(seat, card, r, c)
         return
     if move not in legal_moves(state, task):
         raise IllegalMoveError(f"{move!r} is not a legal move here ({state.describe()})")
@@ -203,8 +204,9 @@ def apply(state: ExLibrisState, task: tuple, move: Any) -> None:
 def sample_chance(state: ExLibrisState, rng: random.Random) -> Any:
     task = state.tasks[-1]
     if task[0] == "random_card":
+        # the card with the smallest key drawn for this event (simcli/games/chance.py)
         hand = state.hands[task[1]]
-        return state.comps.books[rng.choice(hand)].name
+        return state.comps.books[keyed_pick(hand, int, len(state.comps.books), rng)].name
     raise IllegalMoveError("no chance event is pending")
 
 

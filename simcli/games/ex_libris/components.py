@@ -126,7 +126,7 @@ class Library:
     name: str
     assistant: str
     ability: str
-    reconstructed: bool
+    reconstructed: bool | str  # true, false or "partly" (a known ability with our details)
 
 
 @dataclass(frozen=True)
@@ -427,8 +427,11 @@ def load_libraries(path: str | None) -> tuple[Library, ...]:
                 f"(known: {', '.join(ABILITIES)})"
             )
         rec = e.get("reconstructed", False)
-        if not isinstance(rec, bool):
-            raise GameOptionError(f"ex_libris: {label}: {where}: reconstructed must be true/false")
+        if not isinstance(rec, bool) and rec != "partly":
+            raise GameOptionError(
+                f"ex_libris: {label}: {where}: reconstructed must be true, false or partly; "
+                f"got {rec!r}"
+            )
         libraries.append(Library(name, assistant, ability, rec))
     if len(libraries) != LIBRARY_COUNT:
         raise GameOptionError(

@@ -9,7 +9,9 @@ from typing import Any
 
 from simcli.errors import GameOptionError
 from simcli.game import Game, IllegalMoveError, Option, State
+from simcli.games.chance import ChanceStreams, draw_key, setup_key
 from simcli.games.ex_libris.components import Components, load_components
+from simcli.games.ex_libris.inspection import PROMINENT_TIES
 from simcli.games.ex_libris.snapshot import rebuild
 from simcli.games.ex_libris.state import HAND_SIZE, UNKNOWN, ExLibrisState
 
@@ -37,6 +39,13 @@ class ExLibris(Game):
             default="auto",
             doc="shelved cards that trigger the final round: 'auto' (13/12/11 for 2/3/4 "
             "players), an integer, or a mapping player count -> integer",
+        ),
+        "prominent_ties": Option(
+            default="next_place",
+            choices=PROMINENT_TIES,
+            doc="Prominent Works ties: next_place = the tied place's prize plus the next "
+            "lower place's, split (the text); pooled = the prizes of every place the tied "
+            "players occupy, split",
         ),
         "max_rounds": Option(
             default=20,
@@ -104,6 +113,7 @@ class ExLibris(Game):
             "focus": cats[2 : 2 + players],
             "hands": hands,
             "deck": cards[players * HAND_SIZE :],
+            "chance_key": draw_key(rng),  # the key of the chance streams, the last draw
         }
 
     def new_state(
@@ -164,9 +174,12 @@ class ExLibris(Game):
                 st.hands[seat] = sorted([c for c in hand if c != UNKNOWN] + pool[:missing])
                 del pool[:missing]
         st.deck = [pool.pop() if c == UNKNOWN else c for c in st.deck]
-        used_cats = {st.prominent, st.banned} | {f for f in st.focus if f != UNKNOWN}
+        used_cats = {c for c in (st.prominent, st.banned, *st.focus) if c != UNKNOWN}
         free_cats = [c for c in range(len(comps.categories)) if c not in used_cats]
         rng.shuffle(free_cats)
+        if st.prominent == UNKNOWN:  # a library-choice view: no category is dealt yet
+            st.prominent = free_cats.pop()
+            st.banned = free_cats.pop()
         st.focus = [free_cats.pop() if f == UNKNOWN else f for f in st.focus]
         seen_tiles = set(st.permanent) | set(st.current) | set(st.loc_discard)
         seen_tiles.update(t for t in st.stack if t != UNKNOWN)
@@ -276,3 +289,4 @@ def _load_setup(
         _fail("hands and deck together must hold every book card exactly once")
     state.hands = [sorted(comps.book_index(n) for n in h) for h in hands]  # type: ignore[misc]
     state.deck = [comps.book_index(n) for n in deck][::-1]  # type: ignore[misc]
+    state.chance = ChanceStreams(setup_key(setup.get("chance_key"), "ex_libris setup"))

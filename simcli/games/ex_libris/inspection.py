@@ -123,15 +123,29 @@ def stability(cells: Iterable[Pos]) -> int:
     return best
 
 
-def prominent_awards(counts: Sequence[int], prizes: Sequence[int] = PROMINENT_PRIZES) -> list[int]:
-    """Prizes by place; players tied for a place pool that prize with the following
-    place(s) they occupy and split the pool as evenly as possible, rounding up."""
+#: The values of the option ``prominent_ties``.
+PROMINENT_TIES = ("next_place", "pooled")
+
+
+def prominent_awards(
+    counts: Sequence[int],
+    prizes: Sequence[int] = PROMINENT_PRIZES,
+    ties: str = "next_place",
+) -> list[int]:
+    """Prizes by place. Players tied for a place add that place's prize to the prize of
+    the next lower place (if any) and split the total as evenly as possible, rounding up
+    (``next_place``, the text); ``pooled`` adds the prizes of every place the tied players
+    occupy instead. Both readings agree on two-way ties; the places the tied players
+    occupy are used up either way."""
+    if ties not in PROMINENT_TIES:
+        raise ValueError(f"prominent_ties must be one of {', '.join(PROMINENT_TIES)}: {ties!r}")
     order = sorted(set(counts), reverse=True)
     awards = [0] * len(counts)
     place = 0
     for value in order:
         tied = [seat for seat, n in enumerate(counts) if n == value]
-        pool = sum(prizes[p] for p in range(place, place + len(tied)) if p < len(prizes))
+        span = len(tied) if ties == "pooled" else min(len(tied), 2)
+        pool = sum(prizes[p] for p in range(place, place + span) if p < len(prizes))
         share = -(-pool // len(tied))
         for seat in tied:
             awards[seat] = share
@@ -147,6 +161,7 @@ def inspect_all(
     banned: int,
     focuses: Sequence[int],
     categories: int = 6,
+    prominent_ties: str = "next_place",
 ) -> list[ScoreSheet]:
     """Score every shelf; ``downs`` are the cards already face down (voluntary flips)."""
     partial = []
@@ -156,10 +171,16 @@ def inspect_all(
         all_down = down | set(flipped)
         counts = category_counts(cells, all_down, card_books, categories)
         partial.append((tuple(flipped), counts, stability(cells)))
-    awards = prominent_awards([p[1][prominent] for p in partial])
+    # A category index below 0 is a card not dealt yet (a library-choice view): no
+    # prize, no penalty.
+    if prominent >= 0:
+        awards = prominent_awards([p[1][prominent] for p in partial], ties=prominent_ties)
+    else:
+        awards = [0] * len(partial)
     sheets = []
     for seat, (flipped, counts, stab) in enumerate(partial):
-        penalty = -BANNED_PENALTY * counts[banned]
+        banned_books = counts[banned] if banned >= 0 else 0
+        penalty = -BANNED_PENALTY * banned_books
         variety = VARIETY_POINTS * min(n for c, n in enumerate(counts) if c != banned)
         focus = FOCUS_POINTS * counts[focuses[seat]] if focuses[seat] >= 0 else 0
         total = stab + awards[seat] + penalty + variety + focus
@@ -174,7 +195,7 @@ def inspect_all(
                 focus=focus,
                 total=total,
                 books=sum(counts),
-                banned_books=counts[banned],
+                banned_books=banned_books,
             )
         )
     return sheets

@@ -66,10 +66,13 @@ def render_state(state: ExLibrisState) -> str:
     lines = []
     final = " (final round)" if state.final_round else ""
     lines.append(f"Ex Libris - round {state.round}{final}, first player: seat {state.first}")
-    lines.append(
-        f"Prominent Works: {cats[state.prominent].code} {cats[state.prominent].name}   "
-        f"Banned Books: {cats[state.banned].code} {cats[state.banned].name}"
-    )
+    if state.prominent == UNKNOWN:
+        lines.append("Prominent Works: (not dealt yet)   Banned Books: (not dealt yet)")
+    else:
+        lines.append(
+            f"Prominent Works: {cats[state.prominent].code} {cats[state.prominent].name}   "
+            f"Banned Books: {cats[state.banned].code} {cats[state.banned].name}"
+        )
     discard_top = card_text(state, state.discard[-1]) if state.discard else "-"
     lines.append(
         f"Deck {len(state.deck)} | discard {len(state.discard)} (top {discard_top}) | "

@@ -13,10 +13,11 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from simcli.game import IllegalMoveError
+from simcli.games.chance import ChanceStreams
 from simcli.games.ex_libris import shelf
 from simcli.games.ex_libris.components import Components
 from simcli.games.ex_libris.inspection import ScoreSheet
-from simcli.games.ex_libris.state import STANDARD_BEGINNER, UNKNOWN, ExLibrisState
+from simcli.games.ex_libris.state import CHANCES, STANDARD_BEGINNER, UNKNOWN, ExLibrisState
 
 if TYPE_CHECKING:
     from simcli.games.ex_libris.game import ExLibris
@@ -85,6 +86,7 @@ KEYS = (
     "termination",
     "tasks",
     "viewer",
+    "chance",
 )
 
 
@@ -157,13 +159,15 @@ def rebuild(
     state.round = read.count("round")
     state.first = read.count("first", 0, players)
     state.turn = read.count("turn", 0, players)
-    state.prominent = read.count("prominent", 0, read.categories)
-    state.banned = read.count("banned", 0, read.categories)
+    # a view of the advanced game's library choice (round 0) has no category card yet
+    unseen = view and state.round == 0
+    state.prominent = read.count("prominent", UNKNOWN if unseen else 0, read.categories)
+    state.banned = read.count("banned", UNKNOWN if unseen else 0, read.categories)
     state.deck = read.cards("deck", hidden=view)
     state.discard = read.cards("discard")
     state.taken = read.cards("taken")
     hands = [
-        read.items("hands", h, read.books, hidden=view and s != viewer)
+        read.items("hands", h, read.books, hidden=view and (s != viewer or unseen))
         for s, h in enumerate(read.per_seat("hands"))
     ]
     if any(h != sorted(h) for h in hands):
@@ -221,6 +225,7 @@ def rebuild(
         raise _bad("termination", "'normal' or 'move_limit'")
     state.termination = termination
     state.tasks = _tasks(snap["tasks"], seats)
+    state.chance = ChanceStreams.from_snapshot(snap["chance"], CHANCES, "ex_libris snapshot")
     if state.tasks:
         return state
     # finished: the inspection is scored (a view carries the sheets, its focus is hidden)

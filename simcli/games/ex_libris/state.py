@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from simcli.frozen import freeze
 from simcli.game import CHANCE, TERMINAL, IllegalMoveError, Outcome, State
+from simcli.games.chance import ChanceStreams, keyed_order
 from simcli.games.ex_libris import assistants, inspection, shelf
 from simcli.games.ex_libris.components import Components, Location
 
@@ -73,6 +74,7 @@ class ExLibrisState(State):
         self.advanced = options["mode"] == "advanced"
         self.trigger = trigger_for(options, players)
         self.max_rounds: int = options["max_rounds"]
+        self.prominent_ties: str = options["prominent_ties"]
         self.viewer: int | None = None
         self.round = 0
         self.first = 0
@@ -105,6 +107,7 @@ class ExLibrisState(State):
         self.termination = "normal"
         self.sheets: tuple[inspection.ScoreSheet, ...] | None = None  # set by the scoring
         self.tasks: list[tuple] = []
+        self.chance = ChanceStreams()
 
     # ------------------------------------------------------------------ basics
 
@@ -457,17 +460,25 @@ class ExLibrisState(State):
             self._apply_chance(task, move)
             self.run()
             return
+        # A refused move must leave the state as it was: check it against the legal
+        # moves before anything changes (the handlers below may assume a legal move).
+        move = self._offered(move)
         if head == "place":
             self._apply_placement(move)
-        elif head == "shelve":
-            self._apply_shelve(task, move)
-        elif head in ("take", "swap", "discard_draw", "discard", "search", "bid", "flip"):
-            if not _is_move(move) or move not in self.legal_moves():
-                raise IllegalMoveError(f"{move!r} is not a legal move here ({self.describe()})")
+        elif head in ("shelve", "take", "swap", "discard_draw", "discard", "search", "bid", "flip"):
             getattr(self, "_apply_" + head)(task, move)
         else:
             assistants.apply(self, task, move)
         self.run()
+
+    def _offered(self, move: Any) -> Any:
+        """The legal move equal to ``move`` (the game's own value), or IllegalMoveError."""
+        legal = self.legal_moves()
+        if _is_move(move):
+            for offered in legal:
+                if offered == move and _same_types(offered, move):
+                    return offered
+        raise IllegalMoveError(f"{move!r} is not a legal move here ({self.describe()})")
 
     def describe(self) -> str:
         """A short description of the pending decision, for error messages."""
@@ -516,13 +527,16 @@ class ExLibrisState(State):
 
     def _apply_shelve(self, task: tuple, move: Any) -> None:
         _, seat, n, only_taken = task
+        if move != "pass":
+            card, r, c = self.parse_shelve(move, "shelve")
+            if only_taken and card not in self.taken:
+                raise IllegalMoveError(
+                    f"only a card taken by this effect may be shelved, not {move!r}"
+                )
+            self.shelve_card(seat, card, r, c)  # checks the position and the hand first
         self.tasks.pop()
         if move == "pass":
             return
-        card, r, c = self.parse_shelve(move, "shelve")
-        if only_taken and card not in self.taken:
-            raise IllegalMoveError(f"only a card taken by this effect may be shelved, not {move!r}")
-        self.shelve_card(seat, card, r, c)
         if n > 1:
             self.tasks.append(("shelve", seat, n - 1, only_taken))
 
@@ -618,17 +632,23 @@ class ExLibrisState(State):
         if not self.tasks or self.tasks[-1][0] not in CHANCES:
             raise IllegalMoveError("no chance event is pending")
         head = self.tasks[-1][0]
+        # the n-th event of a kind draws from its own stream, keyed by (game, kind, n):
+        # a shuffle orders the cards by per-card keys (simcli/games/chance.py)
+        stream = self.chance.random(rng, head)
         if head == "reshuffle_deck":
-            cards = [self.comps.books[c].name for c in self.discard]
-            rng.shuffle(cards)
-            return cards
+            order = keyed_order(self.discard, int, len(self.comps.books), stream)
+            return [self.comps.books[c].name for c in order]
         if head == "reshuffle_locs":
-            tiles = [self.loc(t).number for t in self.loc_discard]
-            rng.shuffle(tiles)
-            return tiles
-        return assistants.sample_chance(self, rng)
+            order = keyed_order(self.loc_discard, int, len(self.comps.locations), stream)
+            return [self.loc(t).number for t in order]
+        return assistants.sample_chance(self, stream)
 
     def _apply_chance(self, task: tuple, outcome: Any) -> None:
+        head = task[0]
+        self._apply_chance_outcome(task, outcome)  # raises before any change
+        self.chance.happened(head)
+
+    def _apply_chance_outcome(self, task: tuple, outcome: Any) -> None:
         head = task[0]
         if head == "reshuffle_deck":
             if not isinstance(outcome, list):
@@ -663,6 +683,7 @@ class ExLibrisState(State):
             self.banned,
             self.focus,
             len(self.comps.categories),
+            self.prominent_ties,
         )
 
     def outcome(self) -> Outcome:
@@ -713,6 +734,7 @@ class ExLibrisState(State):
             "termination": self.termination,
             "tasks": [list(t) for t in self.tasks],
             "viewer": self.viewer,
+            "chance": self.chance.snapshot(),
         }
         if self.viewer is not None and self.sheets is not None:
             snap["inspection"] = [sheet.to_json() for sheet in self.sheets]
@@ -741,6 +763,7 @@ class ExLibrisState(State):
         new.special = self.special.copy()
         new.taken = self.taken.copy()
         new.tasks = self.tasks.copy()
+        new.chance = self.chance.copy()
         return new
 
     def view(self, seat: int) -> ExLibrisState:
@@ -748,9 +771,12 @@ class ExLibrisState(State):
         discard piles, the sizes of other hands, the deck and the location stack (and
         once the game is scored, the public score sheets: see :meth:`snapshot`). Shelves
         are in reading order, as in the snapshot, so that a view rebuilt from it is the
-        same object to a strategy down to the order it iterates a shelf in."""
+        same object to a strategy down to the order it iterates a shelf in. During the
+        library choice (round 0): its own two offered tiles and the libraries already
+        chosen, but no category card and no hand card."""
         new = self.clone()
         new.viewer = seat
+        new.chance = self.chance.hidden()
         for other in range(self.players):
             new.shelves[other], new.down[other] = shelf.canonical(
                 self.shelves[other], self.down[other]
@@ -762,6 +788,13 @@ class ExLibrisState(State):
                 new.hands[other] = [UNKNOWN] * len(self.hands[other])
                 new.focus[other] = UNKNOWN
                 new.offered[other] = [UNKNOWN] * len(self.offered[other])
+        if self.round == 0:
+            # The advanced game's library choice is setup step 4; the category cards and
+            # the hands are dealt later (steps 6-8), so nobody has seen them yet. The
+            # setup draws them in advance; the view shows six face-down cards per hand.
+            new.prominent = new.banned = UNKNOWN
+            new.focus = [UNKNOWN] * self.players
+            new.hands = [[UNKNOWN] * len(hand) for hand in self.hands]
         return new
 
     def render(self) -> str:
@@ -773,6 +806,13 @@ class ExLibrisState(State):
 def _unique(cards: list[int]) -> list[int]:
     """Distinct cards in ascending order (cards are unique, but views may hold -1)."""
     return sorted(set(cards))
+
+
+def _same_types(a: Any, b: Any) -> bool:
+    """Equal values that are also spelled alike (``1`` and ``True`` or ``1.0`` are not)."""
+    if isinstance(a, list):
+        return isinstance(b, list) and all(map(_same_types, a, b))
+    return type(a) is type(b)
 
 
 def _is_move(move: Any) -> bool:
