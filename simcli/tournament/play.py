@@ -53,23 +53,10 @@ class Ask(NamedTuple):
 GamePlay = Generator[Ask, Any, dict[str, Any]]
 
 
-def play_game(
-    game: Game,
-    options: Mapping[str, Any],
-    index: int,
-    seed: int,
-    seats: Sequence[str],
-    factories: Mapping[str, StrategyFactory],
-    variant: str | None = None,
-    clock: Any = None,
-    strategy_game: Game | None = None,
-) -> dict[str, Any]:
-    """Play game ``index`` and return its record (a dict in the documented key order).
-    ``clock`` (see ``clock.py``) enforces a per-move time limit; ``strategy_game`` is
-    the game object strategies are handed (default: a fresh instance of the game's
-    class, so nothing they do to it reaches the referee's)."""
-    play = game_play(game, options, index, seed, seats, factories, variant, clock, strategy_game)
-    return drive(play)
+def play_game(*args: Any, **kwargs: Any) -> dict[str, Any]:
+    """Play one game alone, waiting for each strategy process in turn, and return its
+    record (a dict in the documented key order). The arguments are :func:`game_play`'s."""
+    return drive(game_play(*args, **kwargs))
 
 
 def drive(play: GamePlay) -> dict[str, Any]:
@@ -98,9 +85,12 @@ def game_play(
     clock: Any = None,
     strategy_game: Game | None = None,
 ) -> GamePlay:
-    """:func:`play_game` as a generator that yields an :class:`Ask` whenever a strategy
+    """Play game ``index`` as a generator that yields an :class:`Ask` whenever a strategy
     process must decide, so that a driver can interleave several games (see
-    ``interleave.py``); its value is the record."""
+    ``interleave.py``); its value is the record. ``clock`` (see ``clock.py``) enforces a
+    per-move time limit; ``strategy_game`` is the game object strategies are handed
+    (default: a fresh instance of the game's class, so nothing they do to it reaches the
+    referee's)."""
     players = len(seats)
     rng = chance_rng(seed)
     moves: list[Any] = []
