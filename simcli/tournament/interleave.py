@@ -27,7 +27,8 @@ from typing import Any, NamedTuple
 
 from simcli.tournament.faults import Forfeit
 from simcli.tournament.play import Ask, GamePlay
-from simcli.tournament.remote import RemoteSeat, StrategyFault
+from simcli.tournament.remote import RemoteSeat
+from simcli.tournament.strategy_process import StrategyFault
 
 #: Games a worker keeps in flight when its strategy processes can interleave.
 WINDOW = 32

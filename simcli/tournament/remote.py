@@ -17,15 +17,8 @@ answers an illegal move (``illegal_move``).
 
 from __future__ import annotations
 
-import logging
-import os
-import select
 import shlex
-import signal
-import subprocess
 import sys
-import tempfile
-import threading
 import time
 from collections import deque
 from collections.abc import Mapping, Sequence
@@ -33,30 +26,15 @@ from pathlib import Path
 from typing import Any
 
 from simcli.moves import IllegalAnswer, find_move, short
-from simcli.protocol import MAX_LINE, PROTOCOL_VERSION, ProtocolError, decode, encode, quote
-from simcli.protocol.sandbox import child_setup
+from simcli.protocol import PROTOCOL_VERSION
 from simcli.tournament.faults import Forfeit
+from simcli.tournament.strategy_process import (
+    StrategyFault,
+    StrategyProcess,
+)
 
-log = logging.getLogger("simcli.strategy")
-
-#: How long a strategy process may take to start and answer ``hello``.
-HANDSHAKE_SECONDS = 30.0
 #: How long a move may take when the config sets no ``move_time_limit``.
 DEFAULT_MOVE_SECONDS = 300.0
-#: Standard error a strategy process may write over its life before it is stopped.
-STDERR_CAP = 1 << 20
-#: Lines of a strategy's standard error copied into the run's log.
-STDERR_LOG_LINES = 200
-
-
-class StrategyFault(Exception):
-    """A strategy process failed in a way that stops it: ``kind`` is ``crashed``,
-    ``timeout`` or ``protocol``."""
-
-    def __init__(self, kind: str, message: str):
-        super().__init__(message)
-        self.kind = kind
-        self.message = message
 
 
 def python_client_command(use: str, base_dir: Path | None) -> list[str]:
@@ -74,229 +52,6 @@ def parse_command(text: str) -> list[str]:
     if not argv:
         raise ValueError("the command is empty")
     return argv
-
-
-class StrategyProcess:
-    """One running strategy program and its two pipes."""
-
-    def __init__(
-        self,
-        label: str,
-        command: Sequence[str],
-        hello: Mapping[str, Any],
-        *,
-        cwd: str | None = None,
-        memory_limit: int | None = None,
-        handshake_seconds: float = HANDSHAKE_SECONDS,
-    ):
-        self.label = label
-        self.flooded = False
-        self._buffer = bytearray()
-        self._outbox: list[bytes] = []
-        self._stderr_tail: list[str] = []
-        self._private_cwd = None
-        if cwd is None:
-            self._private_cwd = tempfile.mkdtemp(prefix="simcli-strategy-")
-            cwd = self._private_cwd
-        try:
-            self.proc = subprocess.Popen(
-                list(command),
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                cwd=cwd,
-                bufsize=0,
-                start_new_session=True,  # the terminal's Ctrl-C is the referee's to handle
-                preexec_fn=child_setup(os.getpid(), memory_limit),
-            )
-        except (OSError, ValueError, subprocess.SubprocessError) as exc:
-            self._cleanup_dir()
-            raise StrategyFault("crashed", f"cannot start {shlex.join(command)}: {exc}") from None
-        self._in = self.proc.stdin.fileno()
-        self._out = self.proc.stdout.fileno()
-        os.set_blocking(self._in, False)
-        self._drain = threading.Thread(target=self._read_stderr, daemon=True)
-        self._drain.start()
-        deadline = time.monotonic() + handshake_seconds
-        try:
-            self.send(dict(hello), deadline)
-            reply = self.receive(deadline, during="the handshake")
-            if reply["type"] == "error":
-                why = str(reply.get("message"))[:300]
-                raise StrategyFault("protocol", f"refused the handshake: {why}")
-            if reply["type"] != "ready" or reply.get("protocol") != PROTOCOL_VERSION:
-                raise StrategyFault(
-                    "protocol",
-                    f"answered hello with {quote(encode(reply)[:-1])}, expected "
-                    f'{{"type": "ready", "protocol": {PROTOCOL_VERSION}}}',
-                )
-        except StrategyFault:
-            self.stop()
-            raise
-        self.wants_view = reply.get("wants_view", True) is not False
-        self.interleaves = reply.get("interleave") is True
-
-    # -- pipes ---------------------------------------------------------------------
-
-    def _read_stderr(self) -> None:
-        """Copy the process's standard error to the log (the first lines), keep the last
-        line for messages, and stop a process that writes more than the cap."""
-        total = lines = 0
-        fd = self.proc.stderr.fileno()
-        pending = b""
-        while chunk := os.read(fd, 1 << 16):
-            total += len(chunk)
-            if total > STDERR_CAP:
-                self.flooded = True
-                self._kill()
-                return
-            *complete, pending = (pending + chunk).split(b"\n")
-            for raw in complete:
-                line = raw.decode("utf-8", "replace").rstrip()
-                self._stderr_tail = [line]
-                lines += 1
-                if lines <= STDERR_LOG_LINES:
-                    log.info("strategy %s: %s", self.label, line[:500])
-                elif lines == STDERR_LOG_LINES + 1:
-                    log.info("strategy %s: (further standard error not logged)", self.label)
-
-    def queue(self, message: dict[str, Any]) -> None:
-        """Add a message to what :meth:`flush` sends next."""
-        self._outbox.append(encode(message))
-
-    def send(self, message: dict[str, Any], deadline: float) -> None:
-        """Send ``message`` (and anything queued before it) now."""
-        self.queue(message)
-        self.flush(deadline)
-
-    def flush(self, deadline: float) -> None:
-        if not self._outbox:
-            return
-        data = memoryview(b"".join(self._outbox))
-        self._outbox.clear()
-        while data:
-            try:
-                written = os.write(self._in, data)
-            except BlockingIOError:
-                self._wait(self._in, select.POLLOUT, deadline)
-                continue
-            except (BrokenPipeError, OSError):
-                raise self._gone() from None
-            data = data[written:]
-
-    def receive(self, deadline: float, during: str = "its move") -> dict[str, Any]:
-        """The next message; raises :class:`StrategyFault` for a late, missing or bad one."""
-        buffer = self._buffer
-        while True:
-            end = buffer.find(b"\n")
-            if end >= 0:
-                line = bytes(buffer[:end])
-                del buffer[: end + 1]
-                try:
-                    return decode(line)
-                except ProtocolError as exc:
-                    raise StrategyFault("protocol", f"wrote {exc} during {during}") from None
-            if len(buffer) > MAX_LINE:
-                raise StrategyFault("protocol", f"wrote a line longer than {MAX_LINE} bytes")
-            self._wait(self._out, select.POLLIN, deadline, during)
-            chunk = os.read(self._out, 1 << 16)
-            if not chunk:
-                raise self._gone(during)
-            buffer += chunk
-
-    @property
-    def stdout(self) -> int:
-        return self._out
-
-    def available(self) -> list[dict[str, Any]]:
-        """The messages that have arrived (reads what is there; call after a poll said
-        the output is readable). Raises :class:`StrategyFault` at the end of the output or
-        for a line that is not a message."""
-        chunk = os.read(self._out, 1 << 16)
-        if not chunk:
-            raise self._gone()
-        buffer = self._buffer
-        buffer += chunk
-        messages = []
-        while (end := buffer.find(b"\n")) >= 0:
-            line = bytes(buffer[:end])
-            del buffer[: end + 1]
-            try:
-                messages.append(decode(line))
-            except ProtocolError as exc:
-                raise StrategyFault("protocol", f"wrote {exc} during its move") from None
-        if len(buffer) > MAX_LINE:
-            raise StrategyFault("protocol", f"wrote a line longer than {MAX_LINE} bytes")
-        return messages
-
-    def _wait(self, fd: int, event: int, deadline: float, during: str = "its move") -> None:
-        poller = select.poll()
-        poller.register(fd, event | select.POLLHUP | select.POLLERR)
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise StrategyFault("timeout", f"no answer within the time limit during {during}")
-            if poller.poll(min(left, 3600.0) * 1000):
-                return
-
-    def _gone(self, during: str = "its move") -> StrategyFault:
-        """The fault for a closed pipe: why the process went away."""
-        try:
-            code = self.proc.wait(timeout=2.0)
-        except subprocess.TimeoutExpired:
-            self._kill()
-            return StrategyFault("protocol", f"closed its standard output during {during}")
-        self._drain.join(timeout=1.0)
-        if self.flooded:
-            return StrategyFault(
-                "protocol", f"wrote more than {STDERR_CAP} bytes to standard error"
-            )
-        how = f"was killed by signal {-code}" if code < 0 else f"exited with code {code}"
-        tail = f" (stderr: {self._stderr_tail[0][:200]})" if self._stderr_tail else ""
-        return StrategyFault("crashed", f"strategy process {how} during {during}{tail}")
-
-    # -- life ----------------------------------------------------------------------
-
-    def alive(self) -> bool:
-        return self.proc.poll() is None
-
-    def _kill(self) -> None:
-        try:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-
-    def stop(self, grace: float = 1.0) -> None:
-        """Ask the process to quit, then kill its whole process group."""
-        if self.alive():
-            try:
-                self.send({"type": "quit"}, time.monotonic() + 0.2)
-            except StrategyFault:
-                pass
-            try:
-                self.proc.wait(timeout=grace)
-            except subprocess.TimeoutExpired:
-                pass
-        self._kill()
-        try:
-            self.proc.wait(timeout=5.0)
-        except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL does not fail
-            pass
-        self._drain.join(timeout=1.0)
-        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
-            try:
-                stream.close()
-            except OSError:
-                pass
-        self._cleanup_dir()
-
-    def _cleanup_dir(self) -> None:
-        if self._private_cwd is not None:
-            try:
-                os.rmdir(self._private_cwd)
-            except OSError:
-                pass
-            self._private_cwd = None
 
 
 class RemoteSeat:
