@@ -11,6 +11,7 @@ import click
 from simcli import __version__
 from simcli.cli.bench import bench
 from simcli.cli.check_game import check_game
+from simcli.cli.compare import compare
 from simcli.cli.gate import gate
 from simcli.cli.list_cmd import list_cmd
 from simcli.cli.replay import replay
@@ -71,6 +72,7 @@ cli.add_command(bench)
 cli.add_command(gate)
 cli.add_command(sprt_calc)
 cli.add_command(check_game)
+cli.add_command(compare)
 
 
 def main() -> None:
