@@ -35,6 +35,10 @@ class SimcliGroup(click.Group):
             ctx.exit(exc.exit_code)
         except (click.exceptions.Exit, click.ClickException, click.Abort):
             raise
+        except BrokenPipeError:
+            # the reader went away (`simcli replay RUN | head -1`): not an error
+            _silence_stdout()
+            ctx.exit(0)
         except KeyboardInterrupt:
             click.echo("interrupted", err=True)
             ctx.exit(130)
@@ -73,8 +77,36 @@ cli.add_command(sprt_calc)
 cli.add_command(check_game)
 
 
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so that the interpreter's last flush of a closed pipe
+    raises nothing."""
+    import os
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # stdout is not a file (e.g. under a test runner)
+        pass
+    finally:
+        os.close(devnull)
+
+
 def main() -> None:
-    cli()
+    """The console script. A closed stdout (the reader of a pipe went away, as in
+    ``simcli replay RUN | head -1``) ends any command quietly with exit code 0."""
+    try:
+        cli()
+        code = 0
+    except SystemExit as exc:
+        code = exc.code
+        if isinstance(sys.stdout, click.utils.PacifyFlushWrapper):
+            code = 0  # click's own answer to a broken pipe outside a command (--help)
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _silence_stdout()
+        code = 0
+    sys.exit(code)
 
 
 if __name__ == "__main__":  # pragma: no cover
