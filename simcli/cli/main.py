@@ -11,6 +11,7 @@ import click
 from simcli import __version__
 from simcli.cli.bench import bench
 from simcli.cli.check_game import check_game
+from simcli.cli.export import export
 from simcli.cli.gate import gate
 from simcli.cli.list_cmd import list_cmd
 from simcli.cli.replay import replay
@@ -61,6 +62,7 @@ def cli() -> None:
     \b
     simcli run configs/quickstart.yaml          play a tournament
     simcli replay results/quickstart --verify   re-play and check every logged game
+    simcli export results/quickstart > t.csv    one row per game and seat, for analysis
     simcli list                                 games and strategies
     simcli check-game path/to/rules.py:MyGame   check a game against the game contract
     """
@@ -69,6 +71,7 @@ def cli() -> None:
 cli.add_command(run)
 cli.add_command(validate)
 cli.add_command(replay)
+cli.add_command(export)
 cli.add_command(report)
 cli.add_command(list_cmd)
 cli.add_command(bench)

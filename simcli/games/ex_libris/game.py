@@ -8,7 +8,7 @@ from types import MappingProxyType
 from typing import Any
 
 from simcli.errors import GameOptionError
-from simcli.game import Game, IllegalMoveError, Option, State
+from simcli.game import Facts, Game, IllegalMoveError, Option, State
 from simcli.games.ex_libris.components import Components, load_components
 from simcli.games.ex_libris.snapshot import rebuild
 from simcli.games.ex_libris.state import HAND_SIZE, UNKNOWN, ExLibrisState
@@ -138,6 +138,28 @@ class ExLibris(Game):
             return float(st.sheets[seat].total)
         sheets = st.inspect()
         return float(sheets[seat].total) + 1.0 * len(st.hands[seat])
+
+    def facts(self, state: State) -> Facts:
+        """Rounds played and, once the game is scored, each seat's inspection parts
+        (stability, prominent, banned, variety, focus; face-up books, banned books and
+        cards flipped by the alphabetical check)."""
+        if not isinstance(state, ExLibrisState):
+            raise TypeError(f"not a {self.title} state: {type(state).__name__}")
+        sheets = state.sheets or ()
+        parts = tuple(
+            {
+                "stability": s.stability,
+                "prominent": s.prominent,
+                "banned": s.banned,
+                "variety": s.variety,
+                "focus": s.focus,
+                "books": s.books,
+                "banned_books": s.banned_books,
+                "flipped": len(s.flipped),
+            }
+            for s in sheets
+        )
+        return Facts(game={"rounds": state.round}, seats=parts)
 
     def determinize(self, view: State, rng: random.Random) -> ExLibrisState:
         """Fill the unknown parts of ``view`` (other hands, other focus cards, the deck
