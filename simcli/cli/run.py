@@ -139,17 +139,9 @@ def run(
         for index, what in result.affected[:10]:
             click.echo(f"  game {index}: {what}", err=True)
     if result.status == "interrupted":
-        command = ["simcli", "run", config_path, "--resume", "--out", str(target)]
-        for flag, value in (
-            ("--seed", seed),
-            ("--games", games),
-            ("--move-time-limit", move_time_limit),
-        ):
-            if value is not None:
-                command += [flag, str(value)]
         click.echo(
             f"interrupted after {result.tally.games} of {total} games; to continue:\n"
-            f"  {shlex.join(command)}",
+            f"  {resume_command(click.get_current_context(), config_path, target)}",
             err=True,
         )
         raise SystemExit(130)
@@ -161,6 +153,30 @@ def run(
         raise SystemExit(1)
     if failed:
         raise SystemExit(1)
+
+
+def resume_command(ctx: click.Context, config_path: str, target: Path) -> str:
+    """The command that continues this run: ``--resume --out TARGET`` and every other
+    flag given on the command line (``--no-plots``, ``--seed``, ``-q``, ...) but
+    ``--force``."""
+    from click.core import ParameterSource
+
+    command = ["simcli", "run", config_path, "--resume", "--out", str(target)]
+    for param in ctx.command.params:
+        if not isinstance(param, click.Option) or param.name in ("out", "force", "resume"):
+            continue
+        if ctx.get_parameter_source(param.name) is not ParameterSource.COMMANDLINE:
+            continue
+        value = ctx.params[param.name]
+        name = max(param.opts, key=len)
+        if param.is_flag:
+            if value:
+                command.append(name)
+            elif param.secondary_opts:
+                command.append(max(param.secondary_opts, key=len))
+        else:
+            command += [name, str(value)]
+    return shlex.join(command)
 
 
 def _assertions(config, target: Path, junit_path: str | None) -> bool:
