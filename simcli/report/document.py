@@ -212,6 +212,8 @@ def _group(doc: Document, grp: dict, s: dict, detail: bool) -> None:
         line += " (" + ", ".join(f"{k} {v}" for k, v in term["forfeit"].items()) + ")"
     line += f", {term['error']} error (excluded)."
     doc.add(Para(line))
+    if forfeits:
+        doc.add(Para(_forfeits_line(grp)))
     if players == 1:
         _solo(doc, grp)
     else:
@@ -419,6 +421,17 @@ def _multi(doc: Document, grp: dict, detail: bool) -> None:
     doc.add(Table(DIST_HEADERS, rows))
     if detail:
         _terminations(doc, grp)
+
+
+def _forfeits_line(grp: dict) -> str:
+    """``Forfeits by strategy: raiser 12 (exception 11, timeout 1).``"""
+    parts = []
+    for st in grp["strategies"]:
+        own = st["terminations"].get("forfeit_own") or {}
+        if own:
+            kinds = ", ".join(f"{k} {v}" for k, v in own.items())
+            parts.append(f"{st['name']} {sum(own.values())} ({kinds})")
+    return "Forfeits by strategy: " + "; ".join(parts) + " (messages and tracebacks: run.log)."
 
 
 def _terminations(doc: Document, grp: dict) -> None:
