@@ -105,8 +105,7 @@ def sort_key(record: dict[str, Any], key: str) -> float | None:
 def forfeit_text(record: dict[str, Any]) -> str | None:
     """``seat 1 (bad-bot) forfeited: exception: ZeroDivisionError: ...`` for a forfeit,
     ``error: game_error: ...`` for a rules error, else ``None``."""
-    detail = record.get("detail") if isinstance(record.get("detail"), dict) else {}
-    message = detail.get("message")
+    message = R.detail_message(record)
     reason = R.forfeit_kind(record) + (f": {message}" if message else "")
     if record["termination"] == "forfeit":
         seat = R.forfeit_seat(record)

@@ -54,7 +54,6 @@ def game_rows(record: dict[str, Any], facts: Facts | None = None) -> list[dict[s
     termination = record["termination"]
     error = termination == "error"
     forfeit = termination == "forfeit"
-    detail = record.get("detail") if isinstance(record.get("detail"), dict) else {}
     forfeit_seat = R.forfeit_seat(record) if forfeit else None
     draw = not error and R.is_draw(n, winners)
     ranks = None if error else R.finishing_ranks(n, winners, scores)
@@ -70,7 +69,7 @@ def game_rows(record: dict[str, Any], facts: Facts | None = None) -> list[dict[s
         "termination": termination,
         "forfeit_seat": forfeit_seat,
         "forfeit_kind": R.forfeit_kind(record) if forfeit else None,
-        "forfeit_message": detail.get("message") if forfeit else None,
+        "forfeit_message": R.detail_message(record) if forfeit else None,
         "moves": R.game_length(record["moves"]),
         "margin": R.margin(scores),
     }

@@ -10,9 +10,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-
-from simcli.cli.main import cli
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "analysis.md"
 
@@ -33,29 +30,17 @@ seed: 11
 EX_LIBRIS = """\
 name: exl
 game: ex_libris
-strategies:
-  - {name: random, use: random}
-  - {name: greedy, use: greedy}
+strategies: [{name: heuristic, use: ex_libris_heuristic}, {name: random, use: random}]
 format: round_robin
 games: 2
 seed: 5
 """
 
 
-def play(folder: Path, text: str) -> Path:
-    folder.mkdir()
-    (folder / "c.yaml").write_text(text)
-    out = folder / "out"
-    args = ["run", str(folder / "c.yaml"), "-q", "--no-plots", "--workers", "0", "--out", str(out)]
-    result = CliRunner().invoke(cli, args)
-    assert result.exit_code == 0, result.output
-    return out
-
-
-def test_every_recipe_runs(tmp_path, monkeypatch) -> None:
+def test_every_recipe_runs(tmp_path, monkeypatch, play_config) -> None:
     pytest.importorskip("pandas")
-    libraria = play(tmp_path / "lib", LIBRARIA)
-    ex_libris = play(tmp_path / "exl", EX_LIBRIS)
+    libraria = play_config(tmp_path / "lib", LIBRARIA)
+    ex_libris = play_config(tmp_path / "exl", EX_LIBRIS)
     paths = {
         "results/quickstart": libraria,
         "results/libraria-seat-bias": libraria,

@@ -101,15 +101,7 @@ def test_load_run_gives_a_dataframe(log) -> None:
     frame = simcli.load_run(log)
     assert isinstance(frame, pd.DataFrame)
     assert len(frame) == len(EXPECTED)
-    assert list(frame.columns[:7]) == [
-        "index",
-        "game",
-        "variant",
-        "seed",
-        "players",
-        "seat",
-        "strategy",
-    ]
+    assert list(frame.columns[:7]) == "index game variant seed players seat strategy".split()
     assert frame.groupby("strategy")["win"].sum().to_dict() == {"a": 3, "b": 1, "c": 0}
     # games with points: mean points per strategy (a: 5, 4, 2, 9; b: 3, 4, 7; c: 2)
     means = frame.dropna(subset=["points"]).groupby("strategy")["points"].mean()
@@ -196,20 +188,9 @@ seed: 3
 """
 
 
-def play(tmp_path, text):
-    (tmp_path / "c.yaml").write_text(text)
-    out = tmp_path / "out"
-    result = CliRunner().invoke(
-        cli,
-        ["run", str(tmp_path / "c.yaml"), "-q", "--no-plots", "--workers", "0", "--out", str(out)],
-    )
-    assert result.exit_code == 0, result.output
-    return out
-
-
-def test_parts_of_ex_libris_add_up_to_the_points(tmp_path, monkeypatch) -> None:
+def test_parts_of_ex_libris_add_up_to_the_points(tmp_path, monkeypatch, play_config) -> None:
     monkeypatch.setitem(sys.modules, "pandas", None)
-    rows = simcli.load_run(play(tmp_path, EX_LIBRIS), parts=True)
+    rows = simcli.load_run(play_config(tmp_path, EX_LIBRIS), parts=True)
     assert len(rows) == 4
     for row in rows:
         parts = ("stability", "prominent", "banned", "variety", "focus")
@@ -220,8 +201,8 @@ def test_parts_of_ex_libris_add_up_to_the_points(tmp_path, monkeypatch) -> None:
     assert rows[0]["rounds"] == rows[1]["rounds"]
 
 
-def test_parts_of_bibliogamo_and_export_csv(tmp_path) -> None:
-    out = play(tmp_path, BIBLIOGAMO)
+def test_parts_of_bibliogamo_and_export_csv(tmp_path, play_config) -> None:
+    out = play_config(tmp_path, BIBLIOGAMO)
     result = CliRunner().invoke(cli, ["export", str(out), "--parts"])
     assert result.exit_code == 0, result.output
     rows = list(csv.DictReader(io.StringIO(result.stdout)))

@@ -44,21 +44,8 @@ class Raiser(Strategy):
 
 
 @pytest.fixture(scope="module")
-def run_dir(tmp_path_factory) -> Path:
-    base = tmp_path_factory.mktemp("replayq")
-    (base / "bad.py").write_text(RAISER)
-    (base / "c.yaml").write_text(CONFIG)
-    out = base / "out"
-    old = os.getcwd()
-    os.chdir(base)
-    try:
-        result = CliRunner().invoke(
-            cli, ["run", "c.yaml", "-q", "--no-plots", "--workers", "0", "--out", str(out)]
-        )
-    finally:
-        os.chdir(old)
-    assert result.exit_code == 0, result.stdout
-    return out
+def run_dir(tmp_path_factory, play_config) -> Path:
+    return play_config(tmp_path_factory.mktemp("replayq"), CONFIG, {"bad.py": RAISER})
 
 
 @pytest.fixture(scope="module")
@@ -257,3 +244,16 @@ def test_closed_pipe_with_help_and_json(run_dir) -> None:
     for args in (("--help",), ("replay", str(run_dir), "--format", "json")):
         result = _closed_stdout_run(*args)
         assert result.returncode == 0 and result.stderr == b"", (args, result.stderr)
+
+
+def test_json_and_list_of_a_rules_error(tmp_path, records) -> None:
+    rec = {**records[0], "scores": None, "winners": [], "termination": "error"}
+    rec["detail"] = {"kind": "game_error", "message": "KeyError: 3"}
+    log = tmp_path / "games.jsonl"
+    log.write_text(json.dumps(rec) + "\n")
+    (row,) = [json.loads(line) for line in replay(str(log), "--format", "json").stdout.splitlines()]
+    assert row["error"] == {"kind": "game_error", "message": "KeyError: 3"}
+    assert row["forfeit"] is None
+    assert replay(str(log)).stdout.rstrip().endswith(": error [error: game_error: KeyError: 3]")
+    losses = replay(str(log), "--where", "result=loss")
+    assert indexes(losses.stdout) == [rec["index"]]  # an error is no seat's win or draw

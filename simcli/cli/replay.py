@@ -197,15 +197,13 @@ def summary(record: dict) -> dict:
         "forfeit": None,
         "error": None,
     }
-    if record["termination"] in ("forfeit", "error"):
-        detail = record.get("detail") if isinstance(record.get("detail"), dict) else {}
-        seat = R.forfeit_seat(record) if record["termination"] == "forfeit" else None
-        out["forfeit" if record["termination"] == "forfeit" else "error"] = {
-            "seat": seat,
-            "strategy": None if seat is None else record["seats"][seat],
-            "kind": R.forfeit_kind(record),
-            "message": detail.get("message"),
-        }
+    reason = {"kind": R.forfeit_kind(record), "message": R.detail_message(record)}
+    if record["termination"] == "forfeit":
+        seat = R.forfeit_seat(record)
+        strategy = None if seat is None else record["seats"][seat]
+        out["forfeit"] = {"seat": seat, "strategy": strategy, **reason}
+    elif record["termination"] == "error":
+        out["error"] = reason
     return out
 
 
