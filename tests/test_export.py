@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 import simcli
 from simcli.cli.main import cli
+from simcli.games import GAMES, get_game
 
 
 def rec(index, seats, scores, winners, termination="normal", moves=(1, 2, 3), **extra):
@@ -220,3 +221,34 @@ def test_parts_of_bibliogamo_and_export_csv(tmp_path, play_config) -> None:
 def test_parts_refuses_a_record_that_does_not_replay(log) -> None:
     result = CliRunner().invoke(cli, ["export", str(log), "--parts"])
     assert result.exit_code == 2 and "simcli replay LOG --verify" in result.stderr
+
+
+PARTS_ADD_UP = {
+    "ex_libris": ("stability", "prominent", "banned", "variety", "focus"),
+    "bibliogamo": ("books", "florin_points", "prestige_points"),
+}
+
+
+@pytest.mark.parametrize(
+    ("game_id", "players"),
+    [(g, n) for g in sorted(GAMES) for n in get_game(g).player_counts],
+)
+def test_facts_of_every_builtin_game_are_plain_numbers(game_id, players) -> None:
+    from simcli.table import replayed_facts
+    from simcli.tournament.play import play_game
+    from strategies.random_play import RandomStrategy
+
+    game = get_game(game_id)
+    record = play_game(
+        game, game.resolve_options({}), 0, 21, ["random"] * players, {"random": RandomStrategy}
+    )
+    facts = replayed_facts(record)
+    values = [*facts.game.values(), *(v for seat in facts.seats for v in seat.values())]
+    assert all(isinstance(v, int | float) and not isinstance(v, bool) for v in values)
+    assert len(facts.seats) in (0, players)
+    for unit in ("rounds", "turns"):
+        if unit in facts.game:  # a round or turn has at least one move
+            assert 1 <= facts.game[unit] <= len(record["moves"])
+    for seat, parts in enumerate(facts.seats):
+        if game_id in PARTS_ADD_UP:
+            assert sum(parts[k] for k in PARTS_ADD_UP[game_id]) == record["scores"][seat]
