@@ -5,13 +5,16 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from simcli.errors import GameOptionError
-from simcli.game import Facts, Game, IllegalMoveError, Option, State
+from simcli.game import Game, IllegalMoveError, Option, State
 from simcli.games.ex_libris.components import Components, load_components
 from simcli.games.ex_libris.snapshot import rebuild
 from simcli.games.ex_libris.state import HAND_SIZE, UNKNOWN, ExLibrisState
+
+if TYPE_CHECKING:
+    from simcli.game import Facts
 
 DEFAULT_TRIGGER = MappingProxyType({"2": 13, "3": 12, "4": 11})
 PLAYER_COUNTS = (2, 3, 4)
@@ -143,6 +146,8 @@ class ExLibris(Game):
         """Rounds played and, once the game is scored, each seat's inspection parts
         (stability, prominent, banned, variety, focus; face-up books, banned books and
         cards flipped by the alphabetical check)."""
+        from simcli.game import Facts
+
         if not isinstance(state, ExLibrisState):
             raise TypeError(f"not a {self.title} state: {type(state).__name__}")
         sheets = state.sheets or ()
