@@ -104,7 +104,12 @@ def test_a_run_logs_progress_lines_when_stderr_is_not_a_terminal(tmp_path) -> No
 
 
 def test_resume_command_keeps_the_flags_given() -> None:
-    from simcli.cli.run import resume_command, run
+    from simcli.cli.options import repeat_command
+    from simcli.cli.run import run
+
+    def resume_command(ctx, config, out):  # as run prints it after an interruption
+        head = ["simcli", "run", config, "--resume", "--out", str(out)]
+        return repeat_command(ctx, head, ("out", "force", "resume"))
 
     args = [
         "c.yaml",
@@ -132,7 +137,8 @@ def test_resume_command_keeps_the_flags_given() -> None:
 
 def test_validate_and_list_help_say_what_they_do_with_an_example() -> None:
     validate = CliRunner().invoke(cli, ["validate", "--help"]).output
-    assert "without playing" in validate and "simcli validate configs/quickstart.yaml" in validate
+    assert "Check CONFIG" in validate and "playing" in validate
+    assert "simcli validate configs/quickstart.yaml" in validate
     assert "Exit codes" in validate
     listing = CliRunner().invoke(cli, ["list", "--help"]).output
     assert "simcli list games" in listing and "options" in listing

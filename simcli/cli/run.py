@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import shlex
 from pathlib import Path
 
 import click
 
-from simcli.cli.options import config_overrides, verbosity
+from simcli.cli.options import config_overrides, repeat_command, verbosity
 
 
 @click.command()
@@ -139,9 +138,11 @@ def run(
         for index, what in result.affected[:10]:
             click.echo(f"  game {index}: {what}", err=True)
     if result.status == "interrupted":
+        # the same command with --resume and every flag given but --force
+        head = ["simcli", "run", config_path, "--resume", "--out", str(target)]
+        again = repeat_command(click.get_current_context(), head, ("out", "force", "resume"))
         click.echo(
-            f"interrupted after {result.tally.games} of {total} games; to continue:\n"
-            f"  {resume_command(click.get_current_context(), config_path, target)}",
+            f"interrupted after {result.tally.games} of {total} games; to continue:\n  {again}",
             err=True,
         )
         raise SystemExit(130)
@@ -153,30 +154,6 @@ def run(
         raise SystemExit(1)
     if failed:
         raise SystemExit(1)
-
-
-def resume_command(ctx: click.Context, config_path: str, target: Path) -> str:
-    """The command that continues this run: ``--resume --out TARGET`` and every other
-    flag given on the command line (``--no-plots``, ``--seed``, ``-q``, ...) but
-    ``--force``."""
-    from click.core import ParameterSource
-
-    command = ["simcli", "run", config_path, "--resume", "--out", str(target)]
-    for param in ctx.command.params:
-        if not isinstance(param, click.Option) or param.name in ("out", "force", "resume"):
-            continue
-        if ctx.get_parameter_source(param.name) is not ParameterSource.COMMANDLINE:
-            continue
-        value = ctx.params[param.name]
-        name = max(param.opts, key=len)
-        if param.is_flag:
-            if value:
-                command.append(name)
-            elif param.secondary_opts:
-                command.append(max(param.secondary_opts, key=len))
-        else:
-            command += [name, str(value)]
-    return shlex.join(command)
 
 
 def _assertions(config, target: Path, junit_path: str | None) -> bool:

@@ -4,8 +4,19 @@ from __future__ import annotations
 
 import click
 
+EPILOG = """\b
+Exit codes: 0 the config is usable; 2 it is not (the message names the file, key and
+line, with a close match for a typo), or with --strict it has a warning.
 
-@click.command()
+\b
+Example:
+  $ simcli validate configs/quickstart.yaml
+  configs/quickstart.yaml: ok — libraria, 2 players, format round_robin, 3 strategies,
+  3 table(s) x 1000 games = 3000 games
+"""
+
+
+@click.command(epilog=EPILOG)
 @click.argument("config_path", metavar="CONFIG", type=click.Path(dir_okay=False))
 @click.option(
     "--strict",
@@ -13,23 +24,10 @@ import click
     help="Treat warnings as errors (a gate whose max_games cannot reach a decision).",
 )
 def validate(config_path, strict) -> None:
-    """Check CONFIG without playing a game, and say what it would play.
-
-    Reads the YAML file and checks every key, the game and its options, the variants,
-    the strategies and their params (a typo is named with its line and a close match);
-    loads every strategy once. Strategies that run in their own process (isolation:
-    process, cmd: programs) are started once and must complete the protocol handshake.
-    Prints the number of games the run would play; with a `gate:` section, also sizes
-    the SPRT: games to a decision and what the max_games cap costs.
-
-    Exit codes: 0 the config is usable; 2 it is not (the message names file, key and
-    line), or with --strict it has a warning.
-
-    \b
-    simcli validate configs/quickstart.yaml
-    configs/quickstart.yaml: ok — libraria, 2 players, format round_robin, 3 strategies,
-    3 table(s) x 1000 games = 3000 games
-    """
+    """Check CONFIG (keys, game, options, strategies and their params) without playing.
+    Strategies that run in their own process (isolation: process, cmd: programs) are
+    started once and must complete the protocol handshake. With a `gate:` section, also
+    size the SPRT: games to a decision and what the max_games cap costs."""
     from simcli.config import load_config
     from simcli.tournament.worker import check_strategy_processes
 
