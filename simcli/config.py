@@ -721,8 +721,9 @@ def _asserts(doc: _Doc, value: Any, names: list[str]) -> tuple[Any, ...]:
     out = []
     for i, item in enumerate(value):
         path: KeyPath = ("asserts", i)
-        if item == "no_errors" or item == {"no_errors": True}:
-            out.append(Assertion("no_errors", {}))
+        plain = next((k for k in ("no_errors", "no_forfeits") if item in (k, {k: True})), None)
+        if plain:
+            out.append(Assertion(plain, {}))
             continue
         if not isinstance(item, dict) or len(item) != 1:
             raise doc.error(

@@ -23,7 +23,7 @@ import json
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from simcli.errors import GameOptionError
@@ -83,6 +83,17 @@ class Outcome:
     scores: tuple[float, ...]
     winners: tuple[int, ...]
     termination: str = "normal"
+
+
+@dataclass(frozen=True)
+class Facts:
+    """Game-specific figures of a played game for the one-row-per-seat table
+    (``simcli export --parts``): ``game`` holds figures of the whole game in its natural
+    unit (e.g. ``{"rounds": 9}``), ``seats`` one mapping of score parts per seat (e.g.
+    ``{"stability": 4, "variety": 3}``). Plain numbers only."""
+
+    game: Mapping[str, float] = field(default_factory=dict)
+    seats: tuple[Mapping[str, float], ...] = ()
 
 
 class State(ABC):
@@ -227,6 +238,12 @@ class Game(ABC):
             if seat in outcome.winners:
                 return 1.0 / len(outcome.winners)
         return 0.0
+
+    def facts(self, state: State) -> Facts:
+        """Figures of ``state`` (a replayed game, usually finished; a forfeited game
+        stops early) beyond its scores: its length in the game's natural unit and score
+        parts per seat. Used by ``simcli export --parts``; games override it."""
+        return Facts()
 
     def state_from_snapshot(
         self, players: int, options: Mapping[str, Any], snapshot: Mapping[str, Any]

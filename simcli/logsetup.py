@@ -8,9 +8,33 @@ process's lines without interleaving partial writes.
 from __future__ import annotations
 
 import logging
+import sys
 from pathlib import Path
+from typing import Any
 
 FORMAT = "%(asctime)s %(levelname)-7s %(processName)s %(name)s: %(message)s"
+
+
+class FirstForfeits(logging.StreamHandler):
+    """With ``-v``: the first forfeit of each kind (strategy, forfeit kind and, for an
+    exception, its type) on the screen, with its traceback; the rest are in ``run.log``.
+    It filters in ``emit``, which runs in the parent process also for the lines of
+    worker processes, so "first" holds across workers."""
+
+    def __init__(self, stream: Any = None) -> None:
+        super().__init__(stream if stream is not None else sys.stderr)
+        self.seen: set[tuple[str, ...]] = set()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        forfeit = getattr(record, "forfeit", None)
+        if not forfeit:
+            return
+        strategy, kind, message = forfeit
+        key = (strategy, kind, message.split(":")[0] if kind == "exception" else "")
+        if key in self.seen:
+            return
+        self.seen.add(key)
+        super().emit(record)
 
 
 class RunLog:
@@ -21,6 +45,13 @@ class RunLog:
         handler = logging.FileHandler(path, encoding="utf-8")
         handler.setFormatter(logging.Formatter(FORMAT))
         self.logger.addHandler(handler)
+        if verbose:
+            screen = FirstForfeits()
+            screen.setLevel(logging.WARNING)
+            screen.setFormatter(
+                logging.Formatter("%(message)s\n(further forfeits of this kind: run.log only)")
+            )
+            self.logger.addHandler(screen)
         self.use_mp = use_mp
         if use_mp:
             import multiprocessing_logging

@@ -8,7 +8,18 @@ import click
 @click.command("list")
 @click.argument("what", type=click.Choice(["games", "strategies", "all"]), default="all")
 def list_cmd(what) -> None:
-    """List the registered games (player counts, options) and strategies."""
+    """List the games and strategies a config can name.
+
+    Games: id, player counts, title, and every option with its default, its accepted
+    values and what it does (the `options:` of a config). Strategies: the names a
+    config's `use:` accepts, with their params. Games and strategies of installed
+    packages (entry points) are listed too, with the package they come from.
+
+    \b
+    simcli list                  games and strategies
+    simcli list games            only the games and their options
+    simcli list strategies       only the strategies and their params
+    """
     if what in ("games", "all"):
         _games()
     if what == "all":

@@ -12,6 +12,7 @@ from simcli import __version__
 from simcli.cli.bench import bench
 from simcli.cli.check_game import check_game
 from simcli.cli.compare import compare
+from simcli.cli.export import export
 from simcli.cli.gate import gate
 from simcli.cli.list_cmd import list_cmd
 from simcli.cli.replay import replay
@@ -36,6 +37,10 @@ class SimcliGroup(click.Group):
             ctx.exit(exc.exit_code)
         except (click.exceptions.Exit, click.ClickException, click.Abort):
             raise
+        except BrokenPipeError:
+            # the reader went away (`simcli replay RUN | head -1`): not an error
+            _silence_stdout()
+            ctx.exit(0)
         except KeyboardInterrupt:
             click.echo("interrupted", err=True)
             ctx.exit(130)
@@ -58,6 +63,7 @@ def cli() -> None:
     \b
     simcli run configs/quickstart.yaml          play a tournament
     simcli replay results/quickstart --verify   re-play and check every logged game
+    simcli export results/quickstart > t.csv    one row per game and seat, for analysis
     simcli list                                 games and strategies
     simcli check-game path/to/rules.py:MyGame   check a game against the game contract
     """
@@ -66,6 +72,7 @@ def cli() -> None:
 cli.add_command(run)
 cli.add_command(validate)
 cli.add_command(replay)
+cli.add_command(export)
 cli.add_command(report)
 cli.add_command(list_cmd)
 cli.add_command(bench)
@@ -75,8 +82,36 @@ cli.add_command(check_game)
 cli.add_command(compare)
 
 
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so that the interpreter's last flush of a closed pipe
+    raises nothing."""
+    import os
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # stdout is not a file (e.g. under a test runner)
+        pass
+    finally:
+        os.close(devnull)
+
+
 def main() -> None:
-    cli()
+    """The console script. A closed stdout (the reader of a pipe went away, as in
+    ``simcli replay RUN | head -1``) ends any command quietly with exit code 0."""
+    try:
+        cli()
+        code = 0
+    except SystemExit as exc:
+        code = exc.code
+        if isinstance(sys.stdout, click.utils.PacifyFlushWrapper):
+            code = 0  # click's own answer to a broken pipe outside a command (--help)
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _silence_stdout()
+        code = 0
+    sys.exit(code)
 
 
 if __name__ == "__main__":  # pragma: no cover

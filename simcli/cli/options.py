@@ -64,3 +64,28 @@ def config_overrides(func: Callable) -> Callable:
     ):
         func = decorator(func)
     return func
+
+
+def repeat_command(ctx: click.Context, head: list[str], skip: tuple[str, ...] = ()) -> str:
+    """``head`` followed by every option given on the command line of ``ctx`` (not those
+    named in ``skip``, nor defaults), as a shell command: what to run to do it again."""
+    import shlex
+
+    from click.core import ParameterSource
+
+    command = list(head)
+    for param in ctx.command.params:
+        if not isinstance(param, click.Option) or param.name in skip:
+            continue
+        if ctx.get_parameter_source(param.name) is not ParameterSource.COMMANDLINE:
+            continue
+        value = ctx.params[param.name]
+        name = max(param.opts, key=len)
+        if param.is_flag:
+            if value:
+                command.append(name)
+            elif param.secondary_opts:
+                command.append(max(param.secondary_opts, key=len))
+        else:
+            command += [name, str(value)]
+    return shlex.join(command)

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import shlex
 from pathlib import Path
 
 import click
 
-from simcli.cli.options import config_overrides, verbosity
+from simcli.cli.options import config_overrides, repeat_command, verbosity
 
 
 @click.command()
@@ -139,17 +138,11 @@ def run(
         for index, what in result.affected[:10]:
             click.echo(f"  game {index}: {what}", err=True)
     if result.status == "interrupted":
-        command = ["simcli", "run", config_path, "--resume", "--out", str(target)]
-        for flag, value in (
-            ("--seed", seed),
-            ("--games", games),
-            ("--move-time-limit", move_time_limit),
-        ):
-            if value is not None:
-                command += [flag, str(value)]
+        # the same command with --resume and every flag given but --force
+        head = ["simcli", "run", config_path, "--resume", "--out", str(target)]
+        again = repeat_command(click.get_current_context(), head, ("out", "force", "resume"))
         click.echo(
-            f"interrupted after {result.tally.games} of {total} games; to continue:\n"
-            f"  {shlex.join(command)}",
+            f"interrupted after {result.tally.games} of {total} games; to continue:\n  {again}",
             err=True,
         )
         raise SystemExit(130)

@@ -4,8 +4,19 @@ from __future__ import annotations
 
 import click
 
+EPILOG = """\b
+Exit codes: 0 the config is usable; 2 it is not (the message names the file, key and
+line, with a close match for a typo), or with --strict it has a warning.
 
-@click.command()
+\b
+Example:
+  $ simcli validate configs/quickstart.yaml
+  configs/quickstart.yaml: ok — libraria, 2 players, format round_robin, 3 strategies,
+  3 table(s) x 1000 games = 3000 games
+"""
+
+
+@click.command(epilog=EPILOG)
 @click.argument("config_path", metavar="CONFIG", type=click.Path(dir_okay=False))
 @click.option(
     "--strict",

@@ -3,7 +3,8 @@
 Each assertion is checked in every group of the report (one group per variant) and gives
 ``pass`` (the whole 95% interval satisfies it), ``fail`` (the whole interval violates it)
 or ``inconclusive`` (the interval straddles the threshold: more games would tell).
-``no_errors`` passes when no game ended in ``error``.
+``no_errors`` passes when no game ended in ``error``, ``no_forfeits`` when no strategy
+forfeited a game.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-KINDS = ("win_rate", "elo_diff", "seat_bias", "no_errors")
+KINDS = ("win_rate", "elo_diff", "seat_bias", "no_errors", "no_forfeits")
 
 
 @dataclass(frozen=True)
@@ -28,7 +29,7 @@ class Assertion:
             return f"elo_diff {a['a']} - {a['b']} >= {a['at_least']:g}"
         if self.kind == "seat_bias":
             return f"seat_bias within ±{a['within']:g}"
-        return "no_errors"
+        return self.kind  # no_errors, no_forfeits
 
 
 @dataclass(frozen=True)
@@ -67,10 +68,25 @@ def check(assertions: list[Assertion], summary: dict) -> list[Verdict]:
                 Verdict(name, "pass" if errors == 0 else "fail", f"{errors} game(s) ended in error")
             )
             continue
+        if assertion.kind == "no_forfeits":
+            out.append(_no_forfeits(name, summary))
+            continue
         for group in groups:
             label = name if len(groups) == 1 else f"{name} [{group['label']}]"
             out.append(_check_group(assertion, group, label))
     return out
+
+
+def _no_forfeits(name: str, summary: dict) -> Verdict:
+    by_strategy = summary.get("forfeits") or {}
+    total = sum(sum(kinds.values()) for kinds in by_strategy.values())
+    detail = f"{total} game(s) forfeited"
+    if total:
+        detail += ": " + "; ".join(
+            f"{strategy} {', '.join(f'{k} {v}' for k, v in kinds.items())}"
+            for strategy, kinds in by_strategy.items()
+        )
+    return Verdict(name, "pass" if total == 0 else "fail", detail)
 
 
 def _check_group(assertion: Assertion, group: dict, label: str) -> Verdict:

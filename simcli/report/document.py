@@ -61,6 +61,13 @@ def _points_ci(p: dict | None) -> str:
     return f"{p['mean']:.2f} [{p['low']:.2f}, {p['high']:.2f}]"
 
 
+def _quartiles(q1: float | None, q3: float | None) -> str:
+    """``[-3, 0]``: a joined ``-3-0`` would read as a range of negative numbers."""
+    if not (W.defined(q1) and W.defined(q3)):
+        return W.NA
+    return f"[{W.num(q1, 1)}, {W.num(q3, 1)}]"
+
+
 def _dist_row(name: str, d: dict | None) -> list[str]:
     if not d or not d.get("n"):
         return [name, "0", W.NA, W.NA, W.NA, W.NA, W.NA, W.NA]
@@ -69,7 +76,7 @@ def _dist_row(name: str, d: dict | None) -> list[str]:
         name,
         str(d["n"]),
         W.num(d["median"], 1) + approx,
-        f"{W.num(d['q1'], 1)}-{W.num(d['q3'], 1)}",
+        _quartiles(d["q1"], d["q3"]),
         W.num(d["mean"], 2),
         W.num(d["sd"], 2),
         W.num(d["min"], 1),
@@ -205,6 +212,8 @@ def _group(doc: Document, grp: dict, s: dict, detail: bool) -> None:
         line += " (" + ", ".join(f"{k} {v}" for k, v in term["forfeit"].items()) + ")"
     line += f", {term['error']} error (excluded)."
     doc.add(Para(line))
+    if forfeits:
+        doc.add(Para(_forfeits_line(grp)))
     if players == 1:
         _solo(doc, grp)
     else:
@@ -414,6 +423,17 @@ def _multi(doc: Document, grp: dict, detail: bool) -> None:
         _terminations(doc, grp)
 
 
+def _forfeits_line(grp: dict) -> str:
+    """``Forfeits by strategy: raiser 12 (exception 11, timeout 1).``"""
+    parts = []
+    for st in grp["strategies"]:
+        own = st["terminations"].get("forfeit_own") or {}
+        if own:
+            kinds = ", ".join(f"{k} {v}" for k, v in own.items())
+            parts.append(f"{st['name']} {sum(own.values())} ({kinds})")
+    return "Forfeits by strategy: " + "; ".join(parts) + " (messages and tracebacks: run.log)."
+
+
 def _terminations(doc: Document, grp: dict) -> None:
     rows = []
     for st in grp["strategies"]:
@@ -446,7 +466,7 @@ def _solo(doc: Document, grp: dict) -> None:
             str(st["games"]),
             _points_ci(p),
             W.num(p.get("median"), 1),
-            f"{W.num(p.get('q1'), 1)}-{W.num(p.get('q3'), 1)}",
+            _quartiles(p.get("q1"), p.get("q3")),
         ]
         if informative:
             row.append(_pct_short(st["success_rate"]))

@@ -158,6 +158,18 @@ def _terminations_group(g: GroupTally) -> dict:
     }
 
 
+def _forfeits_by_strategy(groups: list[dict]) -> dict[str, dict[str, int]]:
+    """Forfeits of each strategy by kind over every group (strategies without a forfeit
+    left out): ``{"raiser": {"exception": 12, "timeout": 1}}``."""
+    out: dict[str, dict[str, int]] = {}
+    for grp in groups:
+        for st in grp.get("strategies", []):
+            for kind, n in st["terminations"].get("forfeit_own", {}).items():
+                kinds = out.setdefault(st["name"], {})
+                kinds[kind] = kinds.get(kind, 0) + n
+    return {name: dict(sorted(kinds.items())) for name, kinds in out.items()}
+
+
 def _terminations_strategy(counter, errors: int) -> dict:
     own: dict[str, int] = {}
     for key, c in counter.items():
@@ -218,6 +230,7 @@ def summarize(
         "records": agg.records,
         "games": sum(g.games for g in agg.groups.values()),
         "errors": sum(g.errors for g in agg.groups.values()),
+        "forfeits": sum(sum(grp["terminations"]["forfeit"].values()) for grp in groups),
         "groups": len(groups),
         "strategies": len(agg.order),
     }
@@ -244,6 +257,7 @@ def summarize(
             "seat_numbering": "seats are numbered from 0, as in the records (seat 0 moves first)",
         },
         "totals": totals,
+        "forfeits": _forfeits_by_strategy(groups),
         "groups": groups,
         "variant_comparison": comparison,
         "correction": correction_info,

@@ -106,6 +106,14 @@ def forfeit_kind(rec: dict) -> str:
     return "unknown"
 
 
+def detail_message(rec: dict) -> str | None:
+    """The message of a forfeit or error (``detail.message``), if the record has one."""
+    detail = rec.get("detail")
+    if isinstance(detail, dict) and isinstance(detail.get("message"), str):
+        return detail["message"]
+    return None
+
+
 def finishing_ranks(n: int, winners: list[int], scores: list[float] | None) -> tuple[int, ...]:
     """Competition ranks (0 = first) per seat; equal ranks are ties (see module doc)."""
     if len(winners) == 0 or len(winners) == n:

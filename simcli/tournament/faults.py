@@ -9,11 +9,13 @@ from dataclasses import dataclass
 @dataclass
 class Forfeit(Exception):
     """Seat ``seat`` loses the game: ``kind`` is ``exception``, ``illegal_move``,
-    ``timeout``, ``crashed`` or ``protocol``; ``message`` says what happened."""
+    ``timeout``, ``crashed`` or ``protocol``; ``message`` says what happened; ``trace``
+    is the traceback of a strategy's exception (for ``run.log``), else empty."""
 
     seat: int
     kind: str
     message: str
+    trace: str = ""
 
 
 class GameError(Exception):
@@ -29,3 +31,16 @@ def describe(exc: BaseException, limit: int = 500) -> str:
     except BaseException:  # noqa: BLE001 - strategy code may raise anything here
         text = f"{type(exc).__name__}: <message could not be printed>"
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def trace_of(exc: BaseException, limit: int = 20_000) -> str:
+    """The full traceback of an exception raised by strategy code, as text (for
+    ``run.log``); like :func:`describe`, a message that cannot be printed does not
+    stop it."""
+    import traceback
+
+    try:
+        text = "".join(traceback.format_exception(exc))
+    except BaseException:  # noqa: BLE001 - strategy code may raise anything here
+        text = f"{type(exc).__name__}: <traceback could not be printed>\n"
+    return text if len(text) <= limit else "...\n" + text[-limit:]

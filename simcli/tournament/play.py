@@ -24,7 +24,7 @@ from simcli.moves import IllegalAnswer, copy_move, find_move
 from simcli.records import SCHEMA_VERSION
 from simcli.seeding import chance_rng, derive_seed, seat_rng
 from simcli.tournament.clock import MoveTimeout, NoClock, is_stop_request
-from simcli.tournament.faults import Forfeit, GameError, describe
+from simcli.tournament.faults import Forfeit, GameError, describe, trace_of
 from simcli.tournament.remote import RemoteSeat, RemoteSeatFactory
 from strategies.base import Strategy
 
@@ -136,12 +136,14 @@ def game_play(
         )
         detail = {"seat": forfeit.seat, "kind": forfeit.kind, "message": forfeit.message}
         log.warning(
-            "game %d: seat %d (%s) forfeits: %s: %s",
+            "game %d: seat %d (%s) forfeits: %s: %s%s",
             index,
             forfeit.seat,
             seats[forfeit.seat],
             forfeit.kind,
             forfeit.message,
+            "\n" + forfeit.trace.rstrip("\n") if forfeit.trace else "",
+            extra={"forfeit": (seats[forfeit.seat], forfeit.kind, forfeit.message)},
         )
         return _finish(record, state, detail, players_)
     except GameError as exc:
@@ -239,12 +241,12 @@ def _guarded(seat: int, timed: Any, call: Callable[..., Any], *args: Any) -> Any
     raise Forfeit(seat, *failure)
 
 
-def _failure(exc: BaseException) -> tuple[str, str]:
+def _failure(exc: BaseException) -> tuple[str, ...]:
     if isinstance(exc, IllegalAnswer):
         return "illegal_move", str(exc)
     if isinstance(exc, MoveTimeout):
         return "timeout", "move time limit exceeded"
-    return "exception", describe(exc)
+    return "exception", describe(exc), trace_of(exc)
 
 
 def _play_out(

@@ -309,15 +309,6 @@ def _check_game_source(
 
 
 def _progress(total: int, start: int, quiet: bool):
-    from tqdm import tqdm
+    from simcli.tournament.progress import progress_bar
 
-    return tqdm(
-        total=total,
-        initial=start,
-        unit="game",
-        disable=quiet,
-        file=sys.stderr,
-        mininterval=0.5,
-        dynamic_ncols=True,
-        smoothing=0.1,
-    )
+    return progress_bar(total, start, quiet)

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from simcli.errors import GameOptionError
-from simcli.game import Game, IllegalMoveError, Option, State
+from simcli.game import Facts, Game, IllegalMoveError, Option, State
 from simcli.games.adas_library.components import (
     CARD_TYPES,
     UNKNOWN,
@@ -315,6 +315,12 @@ class AdasLibrary(Game):
         if state.winner is not None:
             return WIN_VALUE if state.winner == seat else -WIN_VALUE
         return -float(out_of_order(state.rows[seat], state.rank))
+
+    def facts(self, state: State) -> Facts:
+        """Player turns completed (a turn may take several plies: discards, reshuffles)."""
+        if not isinstance(state, AdasState):
+            raise TypeError(f"not a {self.title} state: {type(state).__name__}")
+        return Facts(game={"turns": state.turns})
 
     def determinize(self, view: State, rng: random.Random) -> AdasState:
         """A full state consistent with ``view``: the cards the viewer has not seen (the

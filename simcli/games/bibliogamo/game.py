@@ -8,7 +8,7 @@ from typing import Any
 
 from simcli.errors import GameOptionError
 from simcli.frozen import freeze
-from simcli.game import Game, IllegalMoveError, Option, State
+from simcli.game import Facts, Game, IllegalMoveError, Option, State
 from simcli.games.bibliogamo.components import Components, load_components
 from simcli.games.bibliogamo.state import FLORINS_PER_VP, BibliogamoState
 from simcli.games.chance import ChanceStreams, draw_key, setup_key
@@ -250,6 +250,18 @@ class Bibliogamo(Game):
             value += PROGRESS_WEIGHT * share * share * (1 + EXPECTED_SALE_VP + prestige_gain(t))
         value -= DAY_VALUE * (s.time - s.turn)
         return value
+
+    def facts(self, state: State) -> Facts:
+        """Turns started and the parts of the score: books, florin points (florins / 5,
+        rounded down) and prestige points."""
+        if not isinstance(state, BibliogamoState):
+            raise TypeError(f"not a {self.title} state: {type(state).__name__}")
+        parts = {
+            "books": state.books,
+            "florin_points": state.florins // FLORINS_PER_VP,
+            "prestige_points": state.prestige_points(),
+        }
+        return Facts(game={"turns": state.turn}, seats=(parts,))
 
     def determinize(self, view: State, rng: random.Random) -> BibliogamoState:
         """A full state: the unseen part of the draw pile in an order sampled from ``rng``."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from simcli.errors import GameOptionError
 from simcli.game import Game, IllegalMoveError, Option, State
@@ -14,6 +14,9 @@ from simcli.games.ex_libris.components import Components, load_components
 from simcli.games.ex_libris.inspection import PROMINENT_TIES
 from simcli.games.ex_libris.snapshot import rebuild
 from simcli.games.ex_libris.state import HAND_SIZE, UNKNOWN, ExLibrisState
+
+if TYPE_CHECKING:
+    from simcli.game import Facts
 
 DEFAULT_TRIGGER = MappingProxyType({"2": 13, "3": 12, "4": 11})
 PLAYER_COUNTS = (2, 3, 4)
@@ -148,6 +151,30 @@ class ExLibris(Game):
             return float(st.sheets[seat].total)
         sheets = st.inspect()
         return float(sheets[seat].total) + 1.0 * len(st.hands[seat])
+
+    def facts(self, state: State) -> Facts:
+        """Rounds played and, once the game is scored, each seat's inspection parts
+        (stability, prominent, banned, variety, focus; face-up books, banned books and
+        cards flipped by the alphabetical check)."""
+        from simcli.game import Facts
+
+        if not isinstance(state, ExLibrisState):
+            raise TypeError(f"not a {self.title} state: {type(state).__name__}")
+        sheets = state.sheets or ()
+        parts = tuple(
+            {
+                "stability": s.stability,
+                "prominent": s.prominent,
+                "banned": s.banned,
+                "variety": s.variety,
+                "focus": s.focus,
+                "books": s.books,
+                "banned_books": s.banned_books,
+                "flipped": len(s.flipped),
+            }
+            for s in sheets
+        )
+        return Facts(game={"rounds": state.round}, seats=parts)
 
     def determinize(self, view: State, rng: random.Random) -> ExLibrisState:
         """Fill the unknown parts of ``view`` (other hands, other focus cards, the deck
