@@ -238,5 +238,5 @@ def test_verify_catches_tampered_terminations_and_bad_shapes(tmp_path) -> None:
     assert "game 0: termination 'error', but the rules end the game normally" in result.output
     assert "game 1: final_hash is missing" in result.output
     assert "game 2: a forfeit has no scores" in result.output
-    assert "line 4: not a valid game record (winners must list seats 0..1)" in result.output
+    assert "line 4: 'winners' must be a list of distinct seats 0..1" in result.output
     assert "Traceback" not in result.output

@@ -6,7 +6,6 @@ at module level, so ``simcli --help`` stays fast.
 
 from __future__ import annotations
 
-import itertools
 from pathlib import Path
 
 import click
@@ -89,17 +88,13 @@ def report(
     a games .jsonl file. The log is read once, line by line, so any size fits in
     memory.
     """
-    from simcli.errors import RecordError
+    from simcli.records import read_records
     from simcli.report.api import write_report
-    from simcli.report.io import iter_records, open_source
+    from simcli.report.io import open_source
 
     src = open_source(source)
-    records = iter_records(src.log)
-    first = next(records, None)
-    if first is None:
-        raise RecordError(f"{src.log}: holds no game records")
     text = write_report(
-        _noting_game_sources(itertools.chain([first], records)),
+        _noting_game_sources(read_records(src.log)),
         out if out is not None else src.folder,
         run_info=src.run_info,
         plots=plots,
@@ -110,7 +105,7 @@ def report(
         alpha=alpha,
         correction=correction,
         source=str(src.log),
-        validate=False,  # iter_records validated every line
+        validate=False,  # read_records checked every line
     )
     click.echo(text, nl=False)
     _check_asserts(src.run_info, out if out is not None else src.folder, junit_path)

@@ -39,7 +39,7 @@ def build_summary(
     """Stream ``records`` once and return the summary dict (``summary.json`` content).
 
     ``validate=False`` skips the per-record check when the records come from
-    :func:`simcli.report.io.iter_records`, which already validated them."""
+    :func:`simcli.records.read_records`, which already checked them."""
     agg = Aggregator(
         strategy_order=strategy_order(dict(run_info) if run_info else None), max_pending=max_pending
     )
@@ -144,19 +144,14 @@ def report_run_folder(out_dir: str | Path, *, plots: bool = True) -> str:
     """Write ``summary.json``, ``report.md`` (and plots) for the run in ``out_dir`` from its
     ``games.jsonl`` and ``run.json``; return the compact text form. Used at the end of
     ``simcli run`` (also after an interruption: the report then covers the games played)."""
-    import json
-
-    from simcli.report.io import iter_records
+    from simcli.records import read_records
+    from simcli.run_info import read_run_info
 
     out = Path(out_dir)
-    try:
-        run_info = json.loads((out / "run.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        run_info = None
     return write_report(
-        iter_records(out / "games.jsonl"),
+        read_records(out / "games.jsonl"),
         out,
-        run_info=run_info,
+        run_info=read_run_info(out),
         plots=plots,
         validate=False,
         source=str(out / "games.jsonl"),

@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 from simcli.frozen import freeze, thaw
 from simcli.game import CHANCE, TERMINAL, Game, IllegalMoveError, State
 from simcli.moves import IllegalAnswer, copy_move, find_move
-from simcli.records import SCHEMA_VERSION
+from simcli.records import Record, new_record
 from simcli.seeding import chance_rng, derive_seed, seat_rng
 from simcli.tournament.clock import MoveTimeout, NoClock, is_stop_request
 from simcli.tournament.faults import Forfeit, GameError, describe
@@ -50,7 +50,7 @@ class Ask(NamedTuple):
     legal: list[Any]
 
 
-GamePlay = Generator[Ask, Any, dict[str, Any]]
+GamePlay = Generator[Ask, Any, Record]
 
 
 def play_game(
@@ -63,7 +63,7 @@ def play_game(
     variant: str | None = None,
     clock: Any = None,
     strategy_game: Game | None = None,
-) -> dict[str, Any]:
+) -> Record:
     """Play game ``index`` and return its record (a dict in the documented key order).
     ``clock`` (see ``clock.py``) enforces a per-move time limit; ``strategy_game`` is
     the game object strategies are handed (default: a fresh instance of the game's
@@ -72,7 +72,7 @@ def play_game(
     return drive(play)
 
 
-def drive(play: GamePlay) -> dict[str, Any]:
+def drive(play: GamePlay) -> Record:
     """Run one game to its end, asking each strategy process in turn and waiting."""
     try:
         ask = next(play)
@@ -103,18 +103,11 @@ def game_play(
     ``interleave.py``); its value is the record."""
     players = len(seats)
     rng = chance_rng(seed)
-    moves: list[Any] = []
     # The record's options are a plain copy; the state gets a read-only one. Neither is
     # the caller's object, so no game can change what a later game is played with.
     rules_options = freeze(options)
-    record: dict[str, Any] = {
-        "schema": SCHEMA_VERSION,
-        "game": game.id,
-        "options": thaw(rules_options),
-    }
-    if variant is not None:
-        record["variant"] = variant
-    record.update(index=index, seed=seed, seats=list(seats), setup=None, moves=moves)
+    record = new_record(game.id, thaw(rules_options), index, seed, seats, variant)
+    moves = record["moves"]
     state: State | None = None
     players_: list[Any] = []
     try:
@@ -170,11 +163,11 @@ def game_play(
 
 
 def _finish(
-    record: dict[str, Any],
+    record: Record,
     state: State | None,
     detail: dict[str, Any] | None,
     players: list[Any],
-) -> dict[str, Any]:
+) -> Record:
     try:
         record["final_hash"] = state.final_hash() if state is not None else None
     except Exception:  # a broken state cannot be hashed; the record says error already

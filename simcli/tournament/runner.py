@@ -25,7 +25,9 @@ from typing import Any
 
 from simcli import __version__
 from simcli.config import Config
-from simcli.errors import SimcliError
+from simcli.errors import RecordError, SimcliError
+from simcli.records import BadLine, GameLog
+from simcli.run_info import read_run_info
 from simcli.tournament.clock import StopNow, stop_now
 from simcli.tournament.executor import chunk_ranges, default_chunk_size, make_executor
 from simcli.tournament.output import check_output, prepare_output, write_json_atomic
@@ -221,19 +223,21 @@ def run_tournament(
 
 
 def prepare_resume(config: Config, out: Path, tally: Tally) -> tuple[int, dict[str, Any]]:
-    """Check that ``out`` holds an earlier run of this config; drop a truncated last
-    line; tally the games already played. Returns the first missing index and the old
-    run.json contents."""
-    info_path, log_path = out / "run.json", out / "games.jsonl"
-    if not info_path.is_file() or not log_path.is_file():
+    """Check that ``out`` holds an earlier run of this config; drop an unterminated last
+    line (an interrupted write); tally the games already played. Returns the first
+    missing index and the old run.json contents. Any other bad line stops the resume."""
+    log_path = out / "games.jsonl"
+    try:
+        info = read_run_info(out)
+    except RecordError as exc:
+        raise ResumeError(str(exc)) from None
+    if info is None or not log_path.is_file():
         raise ResumeError(
             f"{out}: nothing to resume (no run.json and games.jsonl); run without --resume"
         )
-    try:
-        info = json.loads(info_path.read_text())
-        stored = info["config"]
-    except (ValueError, KeyError, TypeError):
-        raise ResumeError(f"{info_path}: not a simcli run.json") from None
+    if "config" not in info:
+        raise ResumeError(f"{out / 'run.json'}: not a simcli run.json (no config)")
+    stored = info["config"]
     changed = config.differences(stored)
     if changed:
         parts = [
@@ -248,28 +252,29 @@ def prepare_resume(config: Config, out: Path, tally: Tally) -> tuple[int, dict[s
     good_bytes = 0
     index = 0
     sources: dict[str | None, dict[str, Any] | None] = {}
-    with log_path.open("rb") as handle:
-        for raw in handle:
-            if not raw.endswith(b"\n"):
-                break
-            try:
-                record = json.loads(raw)
-            except ValueError:
-                break
-            if not isinstance(record, dict) or record.get("index") != index:
-                raise ResumeError(
-                    f"{log_path}: line {index + 1} is not game {index}; the log is not a "
-                    f"prefix of this run's schedule and cannot be resumed"
-                )
-            _check_game_source(config, record, sources, log_path, index)
-            tally.add(record["seats"], record["winners"], record["scores"], record["termination"])
-            good_bytes += len(raw)
-            index += 1
+    for line in GameLog(log_path).lines():
+        if not line.terminated:
+            break
+        record = line.item
+        if isinstance(record, BadLine):
+            raise ResumeError(
+                f"{log_path}: {record.message}; a resumed log must be a clean prefix of the "
+                f"run: remove that line and the ones after it, or start a new run with --force"
+            )
+        if record["index"] != index:
+            raise ResumeError(
+                f"{log_path}: line {line.lineno} is not game {index}; the log is not a "
+                f"prefix of this run's schedule and cannot be resumed"
+            )
+        _check_game_source(config, record, sources, log_path, index)
+        tally.add(record["seats"], record["winners"], record["scores"], record["termination"])
+        good_bytes = line.end
+        index += 1
     size = log_path.stat().st_size
     if size > good_bytes:
         print(
             f"{log_path}: keeping games 0..{index - 1}; dropping line {index + 1} and after "
-            f"({size - good_bytes} bytes: an incomplete or unreadable line); those games "
+            f"({size - good_bytes} bytes: an incomplete last line); those games "
             f"are played again",
             file=sys.stderr,
         )

@@ -10,7 +10,7 @@ from functools import partial
 from typing import Any, NamedTuple
 
 from simcli.config import Config
-from simcli.records import SCHEMA_VERSION, dumps
+from simcli.records import Record, dumps, new_record
 from simcli.seeding import chance_rng, derive_seed
 from simcli.tournament.clock import make_clock
 from simcli.tournament.interleave import WINDOW, Job, interleave
@@ -81,13 +81,13 @@ class ChunkPlayer:
             strategy_game=self.strategy_games[spec.variant],
         )
 
-    def record(self, index: int) -> dict[str, Any]:
+    def record(self, index: int) -> Record:
         """Play game ``index`` alone and return its record."""
         if self.status is not None:
             self.status[0] = index
         return drive(self.game_play(index))
 
-    def line(self, record: dict[str, Any]) -> tuple[str, Outcome]:
+    def line(self, record: Record) -> tuple[str, Outcome]:
         add_game_source(record, self.sources[record.get("variant")])
         outcome = Outcome(
             record["seats"], record["winners"], record["scores"], record["termination"]
@@ -229,26 +229,14 @@ def lost_game_record(config: Config, index: int, kind: str, message: str) -> tup
     except Exception:  # a game whose setup fails is reported by that message already
         setup = None
         message += "\n" + traceback.format_exc(limit=1)
-    record: dict[str, Any] = {"schema": SCHEMA_VERSION, "game": game.id, "options": options}
-    if spec.variant is not None:
-        record["variant"] = spec.variant
-    record.update(
-        index=index,
-        seed=spec.seed,
-        seats=list(spec.seats),
-        setup=setup,
-        moves=[],
-        scores=None,
-        winners=[],
-        termination="error",
-        final_hash=None,
-        detail={"kind": kind, "message": message},
-    )
+    record = new_record(game.id, options, index, spec.seed, spec.seats, spec.variant)
+    record["setup"] = setup
+    record["detail"] = {"kind": kind, "message": message}
     add_game_source(record, config.game_source_for(spec.variant))
     return dumps(record), Outcome(list(spec.seats), [], None, "error")
 
 
-def add_game_source(record: dict[str, Any], source: dict[str, Any] | None) -> None:
+def add_game_source(record: Record, source: dict[str, Any] | None) -> None:
     """A plug-in game's record ends with ``game_source`` (where the rules came from and
     their fingerprint); records of built-in games are left as they were."""
     if source is not None:
