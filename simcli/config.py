@@ -458,7 +458,7 @@ def _build(doc: _Doc, raw: dict[str, Any]) -> Config:
 def _strategies(
     doc: _Doc, value: Any, game_id: str, isolation: str = "inprocess"
 ) -> list[StrategySpec]:
-    from strategies.loader import check_params, load_strategy_class
+    from simcli.strategy import check_params, load_strategy_class
 
     if not isinstance(value, list) or not value:
         raise doc.error(("strategies",), f"expected a non-empty list; got {_kind(value)}")

@@ -32,7 +32,7 @@ from simcli.games.adas_library.rows import (
     switch_pairs,
 )
 from simcli.games.adas_library.state import partner_of
-from strategies.base import Strategy
+from simcli.strategy import Strategy
 
 WIN = 1000.0
 
@@ -83,7 +83,6 @@ def successors(
 
 
 class AdasHeuristic(Strategy):
-    name = "adas_heuristic"
     description = "Ada's Library: plans two plays ahead with its own hand (books out of order)"
     games = ("adas_library",)
 
@@ -94,9 +93,6 @@ class AdasHeuristic(Strategy):
         self.follow_up = float(follow_up)
         self.spite = float(spite)
         self.spare = float(spare)
-
-    def params(self) -> dict[str, Any]:
-        return {"follow_up": self.follow_up, "spite": self.spite, "spare": self.spare}
 
     def choose(self, view: State, legal_moves: list[Move]) -> Move:
         seat = self.seat

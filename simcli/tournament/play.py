@@ -23,10 +23,10 @@ from simcli.game import CHANCE, TERMINAL, Game, IllegalMoveError, State
 from simcli.moves import IllegalAnswer, copy_move, find_move
 from simcli.records import Record, new_record
 from simcli.seeding import chance_rng, derive_seed, seat_rng
+from simcli.strategy import Strategy
 from simcli.tournament.clock import MoveTimeout, NoClock, is_stop_request
 from simcli.tournament.faults import Forfeit, GameError, describe
 from simcli.tournament.remote import RemoteSeat, RemoteSeatFactory
-from strategies.base import Strategy
 
 log = logging.getLogger("simcli.play")
 

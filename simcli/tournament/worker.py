@@ -12,6 +12,7 @@ from typing import Any, NamedTuple
 from simcli.config import Config
 from simcli.records import Record, dumps, new_record
 from simcli.seeding import chance_rng, derive_seed
+from simcli.strategy import load_strategy_class
 from simcli.tournament.clock import make_clock
 from simcli.tournament.interleave import WINDOW, Job, interleave
 from simcli.tournament.play import GamePlay, StrategyFactory, drive, game_play
@@ -22,7 +23,6 @@ from simcli.tournament.remote import (
     python_client_command,
 )
 from simcli.tournament.schedule import Schedule
-from strategies.loader import load_strategy_class
 
 
 class Outcome(NamedTuple):
