@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from simcli.config import GateSpec
+from simcli.gate.spec import GateSpec
 from simcli.gate.sprt import SprtState, bounds, sprt
 from simcli.tournament.schedule import PairedSchedule
 from simcli.tournament.worker import Outcome

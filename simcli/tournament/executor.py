@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from simcli.config import Config
+from simcli.tournament.schedule import PairedSchedule, Schedule
 from simcli.tournament.worker import Chunk, ChunkPlayer, pack
 
 
@@ -29,8 +30,8 @@ def default_chunk_size(total: int, workers: int) -> int:
 
 
 class InProcess:
-    def __init__(self, config: Config):
-        self.player = ChunkPlayer(config)
+    def __init__(self, config: Config, schedule: Schedule | PairedSchedule):
+        self.player = ChunkPlayer(config, schedule)
         self.stopping = False
         self.affected: list[tuple[int, str]] = []
 
@@ -52,13 +53,13 @@ class InProcess:
         self.player.close()
 
 
-def make_executor(config: Config, workers: int):
+def make_executor(config: Config, schedule: Schedule | PairedSchedule, workers: int):
     if config.executor == "dask":
         from simcli.tournament.dask_executor import DaskExecutor
 
-        return DaskExecutor(config)
+        return DaskExecutor(config, schedule)
     if workers == 0:
-        return InProcess(config)
+        return InProcess(config, schedule)
     from simcli.tournament.pool import LocalPool
 
-    return LocalPool(config, workers)
+    return LocalPool(config, schedule, workers)

@@ -26,6 +26,7 @@ from multiprocessing.connection import Connection, wait
 
 from simcli.config import Config
 from simcli.protocol.sandbox import die_with_parent
+from simcli.tournament.schedule import PairedSchedule, Schedule
 from simcli.tournament.worker import Chunk, ChunkPlayer, lost_game_record, pack
 
 log = logging.getLogger("simcli.pool")
@@ -35,13 +36,15 @@ QUEUED = 2  # ranges a worker holds at once: the one it plays and the next
 HANG_GRACE = 2.0  # seconds past the move limit before a worker is stopped
 
 
-def _worker_main(config: Config, conn: Connection, status) -> None:
+def _worker_main(
+    config: Config, schedule: Schedule | PairedSchedule, conn: Connection, status
+) -> None:
     # The parent decides how a run stops: workers ignore Ctrl-C and SIGTERM (inherited
     # from the terminal's process group) and check the stop flag between games.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     die_with_parent()
-    player = ChunkPlayer(config, status)
+    player = ChunkPlayer(config, schedule, status)
     try:
         _serve(player, conn, status)
     finally:
@@ -74,13 +77,13 @@ def _serve(player: ChunkPlayer, conn: Connection, status) -> None:
 
 
 class _Worker:
-    def __init__(self, ctx, config: Config, number: int):
+    def __init__(self, ctx, config: Config, schedule: Schedule | PairedSchedule, number: int):
         # [game being played, start of the current move, stop flag]
         self.status = ctx.Array("d", [-1.0, 0.0, 0.0], lock=False)
         self.conn, child = ctx.Pipe()
         self.process = ctx.Process(
             target=_worker_main,
-            args=(config, child, self.status),
+            args=(config, schedule, child, self.status),
             name=f"worker-{number}",
             daemon=True,
         )
@@ -128,8 +131,9 @@ class LocalPool:
     """Executor over forked worker processes; yields :class:`Chunk` objects as they
     arrive (not in schedule order: the runner reorders them)."""
 
-    def __init__(self, config: Config, workers: int):
+    def __init__(self, config: Config, schedule: Schedule | PairedSchedule, workers: int):
         self.config = config
+        self.schedule = schedule
         self.ctx = multiprocessing.get_context("fork")
         self.limit = config.move_time_limit
         self.size = workers
@@ -142,7 +146,7 @@ class LocalPool:
 
     def _spawn(self) -> _Worker:
         self.spawned += 1
-        worker = _Worker(self.ctx, self.config, self.spawned)
+        worker = _Worker(self.ctx, self.config, self.schedule, self.spawned)
         if self.stopping:
             worker.status[2] = 1.0
         self.workers.append(worker)
@@ -246,7 +250,7 @@ class LocalPool:
         if culprit in self.retried:
             log.error("game %d: %s again; recorded as error", culprit, why)
             self.affected.append((culprit, f"{why}; recorded as error"))
-            line, outcome = lost_game_record(self.config, culprit, kind, why)
+            line, outcome = lost_game_record(self.config, self.schedule, culprit, kind, why)
             yield pack(culprit, [line], [outcome])
         else:
             log.warning("game %d: %s; retrying it once", culprit, why)

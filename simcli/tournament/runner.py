@@ -31,6 +31,7 @@ from simcli.run_info import read_run_info
 from simcli.tournament.clock import StopNow, stop_now
 from simcli.tournament.executor import chunk_ranges, default_chunk_size, make_executor
 from simcli.tournament.output import check_output, prepare_output, write_json_atomic
+from simcli.tournament.schedule import PairedSchedule, Schedule, schedule_for
 from simcli.tournament.tally import Tally
 from simcli.tournament.worker import Chunk, check_strategy_processes
 
@@ -101,26 +102,29 @@ def run_tournament(
     verbose: bool = False,
     chunk_size: int | None = None,
     observer: Any = None,
+    schedule: Schedule | PairedSchedule | None = None,
 ) -> RunResult:
     """Play every game of ``config`` (or, with ``resume``, every game missing from
     ``out``) into ``out``. ``observer`` (optional) sees every game's outcome in schedule
     order through ``add(index, outcome)``; when its ``done`` becomes true no more games are
-    dispatched, and its ``status()`` text is shown beside the progress bar."""
+    dispatched, and its ``status()`` text is shown beside the progress bar. ``schedule``
+    (default: built from ``config``) is handed to whatever plays the games."""
     from simcli.logsetup import open_run_log
 
-    total = config.schedule().total
+    schedule = schedule if schedule is not None else schedule_for(config)
+    total = schedule.total
     workers = config.workers
     tally = Tally()
     if resume:
-        start, run_info = prepare_resume(config, out, tally)
+        start, run_info = prepare_resume(config, schedule, out, tally)
         if start >= total:  # nothing to play: leave the finished run as it is
             return RunResult(out=out, tally=tally, seconds=0.0, total=total, resumed_from=start)
     else:
-        check_output(out, force)
+        check_output(out, force)  # the one check, before anything starts or is written
     # Start strategy programs and connect to the cluster before anything is written: a
     # strategy that cannot start or an unreachable scheduler leaves no half-made folder.
     check_strategy_processes(config, programs_only=True)
-    executor = make_executor(config, workers)
+    executor = make_executor(config, schedule, workers)
     if not resume:
         try:
             prepare_output(out, force)
@@ -222,7 +226,9 @@ def run_tournament(
     )
 
 
-def prepare_resume(config: Config, out: Path, tally: Tally) -> tuple[int, dict[str, Any]]:
+def prepare_resume(
+    config: Config, schedule: Schedule | PairedSchedule, out: Path, tally: Tally
+) -> tuple[int, dict[str, Any]]:
     """Check that ``out`` holds an earlier run of this config; drop an unterminated last
     line (an interrupted write); tally the games already played. Returns the first
     missing index and the old run.json contents. Any other bad line stops the resume."""
@@ -248,7 +254,7 @@ def prepare_resume(config: Config, out: Path, tally: Tally) -> tuple[int, dict[s
             f"{out}: the config changed since this run started ({'; '.join(parts)}); "
             f"resume with the same config, or start a new run with --force"
         )
-    total = config.schedule().total
+    total = schedule.total
     good_bytes = 0
     index = 0
     sources: dict[str | None, dict[str, Any] | None] = {}

@@ -22,7 +22,7 @@ from simcli.tournament.remote import (
     parse_command,
     python_client_command,
 )
-from simcli.tournament.schedule import Schedule
+from simcli.tournament.schedule import PairedSchedule, Schedule
 
 
 class Outcome(NamedTuple):
@@ -50,9 +50,9 @@ class Chunk(NamedTuple):
 class ChunkPlayer:
     """Plays index ranges of one config's schedule."""
 
-    def __init__(self, config: Config, status: Any = None):
+    def __init__(self, config: Config, schedule: Schedule | PairedSchedule, status: Any = None):
         self.config = config
-        self.schedule: Schedule = config.schedule()
+        self.schedule = schedule
         # Per variant: the rules (a variant may be a plug-in subclass), the game object
         # strategies are handed, and, for plug-in games only, where the rules came from
         # (added to the records; see add_game_source).
@@ -217,10 +217,11 @@ class _TrackedMove:
         self.inner.__exit__(*exc)
 
 
-def lost_game_record(config: Config, index: int, kind: str, message: str) -> tuple[str, Outcome]:
+def lost_game_record(
+    config: Config, schedule: Schedule | PairedSchedule, index: int, kind: str, message: str
+) -> tuple[str, Outcome]:
     """The record of a game that could not be played (its worker died twice): setup
     sampled as usual, no moves, termination ``error``."""
-    schedule = config.schedule()
     spec = schedule.spec(index)
     game = config.game_for(spec.variant)
     options = config.options_for(spec.variant)
