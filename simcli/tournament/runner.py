@@ -29,7 +29,12 @@ from simcli.errors import RecordError, SimcliError
 from simcli.records import BadLine, GameLog
 from simcli.run_info import read_run_info
 from simcli.tournament.clock import StopNow, stop_now
-from simcli.tournament.executor import chunk_ranges, default_chunk_size, make_executor
+from simcli.tournament.executor import (
+    Executor,
+    chunk_ranges,
+    default_chunk_size,
+    make_executor,
+)
 from simcli.tournament.output import check_output, prepare_output, write_json_atomic
 from simcli.tournament.schedule import PairedSchedule, Schedule, schedule_for
 from simcli.tournament.tally import Tally
@@ -66,7 +71,7 @@ class _Stopper:
     aborts. Handlers are restored on exit."""
 
     def __init__(self) -> None:
-        self.executor = None
+        self.executor: Executor | None = None
         self.requested = 0
         self._saved: dict[int, Any] = {}
 
@@ -171,7 +176,7 @@ def run_tournament(
                         ready = held.pop(next_index)
                         sink.write(ready.lines)
                         for offset, outcome in enumerate(ready.outcomes):
-                            tally.add(*outcome)
+                            tally.add(outcome.termination)
                             if observer is not None:
                                 observer.add(ready.start + offset, outcome)
                         next_index = ready.stop
@@ -194,7 +199,7 @@ def run_tournament(
         seconds = time.perf_counter() - started
         played = tally.games
         log.info("run %s: %d games in %.2f s", status, played, seconds)
-        affected = list(getattr(executor, "affected", []))
+        affected = list(executor.affected)
         run_info.update(
             status=status,
             finished=datetime.now(UTC).isoformat(timespec="seconds"),
@@ -273,7 +278,7 @@ def prepare_resume(
                 f"prefix of this run's schedule and cannot be resumed"
             )
         _check_game_source(config, record, sources, log_path, index)
-        tally.add(record["seats"], record["winners"], record["scores"], record["termination"])
+        tally.add(record["termination"])
         good_bytes = line.end
         index += 1
     size = log_path.stat().st_size

@@ -151,12 +151,6 @@ class PairedSchedule:
             seats = tuple(others[:seat] + [tested] + others[seat:])
         return GameSpec(index=index, seed=seed, seats=seats)
 
-    def tested_seat(self, spec: GameSpec) -> int:
-        """The seat of the candidate or baseline in game ``spec``."""
-        if self.players == 2:
-            return spec.seats.index(self.candidate if spec.index % 2 == 0 else self.baseline)
-        return (spec.index // 2) % self.players
-
     def __iter__(self):
         return (self.spec(i) for i in range(self.total))
 
