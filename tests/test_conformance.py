@@ -26,6 +26,7 @@ GAMES_PER_CASE = 4
 # The game contract itself is checked by simcli.conformance (``simcli check-game``), the
 # same checker users run on their own games; tests/test_check_game.py shows that each of
 # its checks catches a game broken in that one way.
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "game_id",
     [
@@ -51,6 +52,7 @@ def _report(game_id: str, players: int) -> CheckReport:
     return check_game(game, players=[players], games=1, seed=1, every=every)
 
 
+@pytest.mark.slow
 def test_ex_libris_fails_no_other_check() -> None:
     # Seed 1, 2 players, ply 19: ['take', 'Y1'] is refused after the state changed. Every
     # other check passes.

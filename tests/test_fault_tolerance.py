@@ -17,6 +17,9 @@ from click.testing import CliRunner
 
 from simcli.cli.main import cli
 
+# Worker pools, strategy processes, signals and Dask: seconds each (pytest -m "not slow" skips).
+pytestmark = pytest.mark.slow
+
 BAD = '''\
 import os
 import signal

@@ -77,6 +77,7 @@ def _simulate(
     return passed / runs, pairs_used / runs
 
 
+@pytest.mark.slow
 def test_error_rates_by_simulation() -> None:
     # Synthetic pair outcomes with known Elo (no game engine); a fast version with 300
     # tests at each hypothesis (benchmarks/bench_sprt_error_rates.py runs >= 2000).
@@ -115,6 +116,7 @@ def _gate(tmp_path, cand: str, base: str, *extra: str):
     return result, out, junit
 
 
+@pytest.mark.slow
 def test_gate_passes_a_stronger_candidate_and_fails_a_weaker_one(tmp_path) -> None:
     result, out, junit = _gate(tmp_path, "greedy", "random")
     assert result.exit_code == 0, result.output
@@ -138,6 +140,7 @@ def test_gate_passes_a_stronger_candidate_and_fails_a_weaker_one(tmp_path) -> No
     assert failure is not None and failure.get("type") == "fail"
 
 
+@pytest.mark.slow
 def test_gate_without_decision_exits_3(tmp_path) -> None:
     path = tmp_path / "g.yaml"
     text = CONFIG.replace("CAND", "greedy").replace("BASE", "random")
@@ -162,6 +165,7 @@ def test_gate_config_errors(tmp_path) -> None:
     assert result.exit_code == 2 and "no 'gate:' section" in result.output
 
 
+@pytest.mark.slow
 def test_solo_gate_compares_seed_by_seed(tmp_path) -> None:
     path = tmp_path / "solo.yaml"
     path.write_text(
@@ -241,6 +245,7 @@ asserts:
 """
 
 
+@pytest.mark.slow
 def test_assertions_pass_fail_inconclusive_and_junit(tmp_path) -> None:
     path = tmp_path / "a.yaml"
     path.write_text(ASSERTS)
@@ -299,6 +304,7 @@ def test_verdicts_are_worded_relative_to_the_bounds() -> None:
     assert "not head-to-head Elo" in verdict_text(spec, "H1", two_player=False)
 
 
+@pytest.mark.slow
 def test_gate_sizing_warns_in_validate_and_refuses_with_strict(tmp_path) -> None:
     path = tmp_path / "g.yaml"
     path.write_text(CONFIG.replace("CAND", "greedy").replace("BASE", "random"))
@@ -320,6 +326,7 @@ def test_gate_sizing_warns_in_validate_and_refuses_with_strict(tmp_path) -> None
     assert result.exit_code == 0 and "warning" not in result.output, result.output
 
 
+@pytest.mark.slow
 def test_gate_json_has_the_corrected_estimate_labelled(tmp_path) -> None:
     result, out, _ = _gate(tmp_path, "greedy", "random")
     assert result.exit_code == 0, result.output

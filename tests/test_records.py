@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import shutil
 
 import pytest
 from click.testing import CliRunner
@@ -94,13 +95,21 @@ def test_check_names_the_place() -> None:
         check(record, "here")
 
 
-@pytest.fixture
-def log(tmp_path):
-    (tmp_path / "c.yaml").write_text(CONFIG)
-    out = tmp_path / "out"
-    result = CliRunner().invoke(cli, ["run", str(tmp_path / "c.yaml"), "--out", str(out), "-q"])
+@pytest.fixture(scope="module")
+def played(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("played")
+    (folder / "c.yaml").write_text(CONFIG)
+    out = folder / "out"
+    result = CliRunner().invoke(cli, ["run", str(folder / "c.yaml"), "--out", str(out), "-q"])
     assert result.exit_code == 0, result.output
-    return out / "games.jsonl"
+    return folder
+
+
+@pytest.fixture
+def log(played, tmp_path):
+    """A copy of a played run (config c.yaml beside its folder out/) for one test."""
+    shutil.copytree(played, tmp_path, dirs_exist_ok=True)
+    return tmp_path / "out" / "games.jsonl"
 
 
 def test_one_reader_for_plain_gzip_and_folders(log) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from simcli.cli.main import cli
@@ -211,6 +212,7 @@ def test_records_match_the_json_schema(tmp_path) -> None:
         raise AssertionError("a forfeit without detail must not validate")
 
 
+@pytest.mark.slow
 def test_bench_command_prints_ratios() -> None:
     args = ["bench", "--games", "20", "--game", "libraria", "--repeats", "1"]
     result = CliRunner().invoke(cli, args)

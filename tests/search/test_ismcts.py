@@ -296,6 +296,7 @@ def adas_positions_with_a_win(count: int):
     raise AssertionError("not enough positions with a winning move")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("strategy_class", [ISMCTSStrategy, MCTSStrategy])
 def test_score_reward_with_cut_rollouts_takes_the_win(strategy_class):
     """Ada's Library's final scores are 1 / 0 while its evaluation counts books out of

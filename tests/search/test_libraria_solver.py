@@ -71,6 +71,7 @@ OPTION_SETS = [
 CASES = [(seed, 1 + seed % 10, OPTION_SETS[seed % 4]) for seed in range(56)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("objective", ["result", "margin"])
 def test_solver_equals_brute_force_on_random_endgames(objective):
     checked = 0
