@@ -27,7 +27,7 @@ from simcli import __version__
 from simcli.config import Config
 from simcli.errors import RecordError, SimcliError
 from simcli.records import BadLine, GameLog
-from simcli.run_info import read_run_info
+from simcli.run_info import RUN_INFO, read_run_info
 from simcli.tournament.clock import StopNow, stop_now
 from simcli.tournament.executor import (
     Executor,
@@ -146,7 +146,7 @@ def run_tournament(
             "started": datetime.now(UTC).isoformat(timespec="seconds"),
         }
     run_info["status"] = "running"
-    write_json_atomic(out / "run.json", run_info)
+    write_json_atomic(out / RUN_INFO, run_info)
     run_log = open_run_log(
         out / "run.log", verbose=verbose, use_mp=workers > 0 and config.executor == "local"
     )
@@ -218,7 +218,7 @@ def run_tournament(
         )
         if start:
             run_info.setdefault("resumed", []).append({"at": start})
-        write_json_atomic(out / "run.json", run_info)
+        write_json_atomic(out / RUN_INFO, run_info)
         run_log.close()
     return RunResult(
         out=out,
@@ -247,7 +247,7 @@ def prepare_resume(
             f"{out}: nothing to resume (no run.json and games.jsonl); run without --resume"
         )
     if "config" not in info:
-        raise ResumeError(f"{out / 'run.json'}: not a simcli run.json (no config)")
+        raise ResumeError(f"{out / RUN_INFO}: not a simcli run.json (no config)")
     stored = info["config"]
     changed = config.differences(stored)
     if changed:
