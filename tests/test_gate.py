@@ -409,3 +409,28 @@ def test_asserts_are_judged_on_the_summary_in_memory(tmp_path, monkeypatch) -> N
     assert "PASS" in result.output and len(built) == 1
     result = CliRunner().invoke(cli, ["report", str(out), "--no-plots"])
     assert result.exit_code == 0 and "PASS" in result.output
+
+
+def test_asserts_parse_into_one_class_per_kind(tmp_path) -> None:
+    from simcli.errors import ConfigError
+    from simcli.gate.asserts import EloDiff, NoErrors, WinRate, parse_asserts
+    from simcli.yamldoc import Doc
+
+    text = """\
+asserts:
+  - no_errors
+  - no_errors: true
+  - win_rate: {strategy: a, at_most: 0.4}
+  - elo_diff: {a: a, b: b, at_least: 5}
+"""
+    doc = Doc(tmp_path / "x.yaml", text)
+    parsed = parse_asserts(doc, doc.data["asserts"], ["a", "b"])
+    assert [type(a) for a in parsed] == [NoErrors, NoErrors, WinRate, EloDiff]
+    assert [a.stored() for a in parsed[1:3]] == [
+        {"no_errors": {}},
+        {"win_rate": {"strategy": "a", "at_most": 0.4}},
+    ]
+    assert parsed[3].describe() == "elo_diff a - b >= 5"
+    bad = Doc(tmp_path / "x.yaml", "asserts:\n  - elo_diff: {a: a, b: a, at_least: 5}\n")
+    with pytest.raises(ConfigError, match=r"x.yaml:2: key 'asserts\[0\].elo_diff': a and b must"):
+        parse_asserts(bad, bad.data["asserts"], ["a", "b"])

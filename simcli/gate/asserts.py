@@ -209,8 +209,9 @@ def parse_asserts(doc: Doc, value: Any, names: list[str]) -> tuple[Assertion, ..
     out: list[Assertion] = []
     for i, item in enumerate(value):
         path: KeyPath = ("asserts", i)
-        if item == "no_errors" or item == {"no_errors": True}:
-            out.append(NoErrors({}))
+        plain = next((cls for cls in KINDS.values() if not cls.keys and item in _plain(cls)), None)
+        if plain is not None:  # a kind without arguments: "- no_errors" or "- no_errors: true"
+            out.append(plain({}))
             continue
         if not isinstance(item, dict) or len(item) != 1:
             raise doc.error(
@@ -227,6 +228,10 @@ def parse_asserts(doc: Doc, value: Any, names: list[str]) -> tuple[Assertion, ..
             )
         out.append(KINDS[kind].parse(doc, (*path, kind), args, names))
     return tuple(out)
+
+
+def _plain(cls: type[Assertion]) -> tuple[Any, ...]:
+    return cls.kind, {cls.kind: True}
 
 
 def _judge(low: float | None, high: float | None, ok_low: float, ok_high: float) -> str:
