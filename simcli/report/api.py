@@ -66,9 +66,9 @@ class Report:
     text: str
 
 
-def write_report(*args: Any, **kwargs: Any) -> str:
-    """:func:`produce_report`, returning the printed text only."""
-    return produce_report(*args, **kwargs).text
+def write_report(records: Iterable[Mapping[str, Any]], out_dir: str | Path, **options: Any) -> str:
+    """:func:`produce_report` (same options), returning the printed text only."""
+    return produce_report(records, out_dir, **options).text
 
 
 def produce_report(
