@@ -26,8 +26,8 @@ from pathlib import Path
 
 from simcli.game import CHANCE
 from simcli.games import get_game
+from simcli.strategy import load_strategy_class
 from simcli.tournament.play import play_game
-from strategies.loader import load_strategy_class
 
 
 def bare_loop(games: int) -> float:

@@ -17,7 +17,7 @@ import time
 CHILD = """
 import resource, sys
 from pathlib import Path
-from simcli.config import load_config
+from simcli.configfile import load_config
 from simcli.tournament.runner import run_tournament
 folder = Path(sys.argv[1])
 (folder / "m.yaml").write_text(

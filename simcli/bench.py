@@ -87,7 +87,7 @@ def _config_text(game_id: str, players: int, games: int, strategy: str = "") -> 
 def run_path(
     game_id: str, players: int, games: int, folder: Path, strategy: str = "", **overrides
 ) -> float:
-    from simcli.config import load_config
+    from simcli.configfile import load_config
     from simcli.tournament.runner import run_tournament
 
     path = folder / "bench.yaml"

@@ -99,8 +99,12 @@ class Facts:
 class State(ABC):
     """One position of a game. Mutable: :meth:`apply` changes it in place.
 
-    Subclasses set ``game`` (the :class:`Game`), ``players`` and ``options``.
+    Subclasses set ``game`` (the :class:`Game`), ``players`` and ``options``. A subclass
+    may list its attributes in ``__slots__`` (smaller, faster states: this base has no
+    instance ``__dict__`` of its own); one without ``__slots__`` works as usual.
     """
+
+    __slots__ = ()
 
     game: Game
     players: int

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from simcli.errors import SimcliError
+from simcli.records import TERMINATIONS
 from simcli.stats import records as R
 from simcli.suggest import did_you_mean
 
@@ -55,10 +56,10 @@ class Where:
                     f"--where {item!r}: result must be one of {', '.join(RESULTS)}"
                     f"{did_you_mean(value, RESULTS)}"
                 )
-            if key == "termination" and value not in R.TERMINATIONS:
+            if key == "termination" and value not in TERMINATIONS:
                 raise QueryError(
-                    f"--where {item!r}: termination must be one of {', '.join(R.TERMINATIONS)}"
-                    f"{did_you_mean(value, R.TERMINATIONS)}"
+                    f"--where {item!r}: termination must be one of {', '.join(TERMINATIONS)}"
+                    f"{did_you_mean(value, TERMINATIONS)}"
                 )
             terms.setdefault(key, set()).add(value)
         return cls(terms)

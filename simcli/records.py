@@ -1,288 +1,339 @@
-"""Game records: one JSON object per line in ``games.jsonl``.
+"""Game records: one JSON object per line in ``games.jsonl``; the one place the record is
+defined, encoded, decoded, checked and read.
 
-See ``docs/records.md`` for the format and ``simcli/schema/record.schema.json`` for the
-JSON Schema. This module writes lines, reads logs (reporting bad lines by number), and
-replays a record through the rules to verify it.
+- :class:`Record` lists the keys in the order every record is written;
+  :func:`new_record` starts one with every key in that order (play and lost games fill it).
+- :func:`dumps` encodes a record as a line; :func:`decode` turns a line back into a record
+  or a :class:`BadLine`, with the one set of checks (:func:`problem`).
+- :class:`GameLog` is the one reader (used by resume, report, replay and the statistics).
+
+The JSON Schema ``simcli/schema/record.schema.json`` describes the same format (a test
+checks it against the definitions here); ``docs/records.md`` explains it.
+
+Bad lines, one policy: a line that is not a game record (not JSON, not an object, a
+missing key, a wrong type) is a :class:`BadLine` naming its line number; a record of
+another schema version stops the reading (:class:`RecordError`); a log without any record
+is not a game log. Readers that only need good records (:meth:`GameLog.records`: report,
+statistics) stop at the first bad line; ``replay`` names every bad line, checks the others
+and exits 2; ``--resume`` drops an unterminated last line (an interrupted write) and
+stops at any other bad line.
 """
 
-from __future__ import annotations
-
+import gzip
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any, NotRequired, TypedDict
 
-from simcli.errors import RecordError, SimcliError
+from simcli.errors import RecordError
 
 SCHEMA_VERSION = 1
 #: The JSON Schema of a record line (shipped with the package).
 SCHEMA_PATH = Path(__file__).parent / "schema" / "record.schema.json"
-REQUIRED_KEYS = (
-    "schema",
-    "game",
-    "options",
-    "index",
-    "seed",
-    "seats",
-    "setup",
-    "moves",
-    "scores",
-    "winners",
-    "termination",
-    "final_hash",
-)
 TERMINATIONS = ("normal", "move_limit", "forfeit", "error")
 #: Required keys of ``game_source``, the origin of a plug-in game (absent for built-ins).
 SOURCE_KEYS = ("kind", "use", "fingerprint")
+#: File names of a run folder's game log (plain, or gzip-compressed by the user).
+LOG_NAMES = ("games.jsonl", "games.jsonl.gz")
+
+
+class Record(TypedDict):
+    """One game record; the keys in the order they are written (see docs/records.md)."""
+
+    schema: int
+    game: str
+    options: dict[str, Any]
+    variant: NotRequired[str]  # only in runs with variants
+    index: int
+    seed: int
+    seats: list[str]
+    setup: dict[str, Any] | None
+    moves: list[Any]
+    scores: list[float] | None
+    winners: list[int]
+    termination: str
+    final_hash: str | None
+    detail: NotRequired[dict[str, Any]]  # forfeit and error
+    game_source: NotRequired[dict[str, Any]]  # plug-in games only
+
+
+#: Every key, in the written order.
+KEYS = tuple(Record.__annotations__)
+REQUIRED_KEYS = tuple(k for k in KEYS if k in Record.__required_keys__)
+
+
+def new_record(
+    game: str,
+    options: dict[str, Any],
+    index: int,
+    seed: int,
+    seats: Sequence[str],
+    variant: str | None = None,
+) -> Record:
+    """The record of a game about to be played: every required key in the written order,
+    nothing played yet (no setup, no moves, no outcome: an ``error`` until filled in).
+    Updating a key keeps its place, so the line's key order is fixed here."""
+    record: dict[str, Any] = {"schema": SCHEMA_VERSION, "game": game, "options": options}
+    if variant is not None:
+        record["variant"] = variant
+    record.update(
+        index=index,
+        seed=seed,
+        seats=list(seats),
+        setup=None,
+        moves=[],
+        scores=None,
+        winners=[],
+        termination="error",
+        final_hash=None,
+    )
+    return record  # type: ignore[return-value]
 
 
 # Records are trees of plain values: no cycle check (a few microseconds per game).
 _LINE_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False)
 
 
-def dumps(record: dict[str, Any]) -> str:
+def dumps(record: Record | dict[str, Any]) -> str:
     """One compact line (no trailing newline). Key order is the record's own order."""
     return _LINE_ENCODER.encode(record)
 
 
-@dataclass
-class BadLine:
-    lineno: int
-    message: str
-
-
-def read_log(path: Path) -> Iterator[tuple[int, dict[str, Any] | BadLine]]:
-    """Yield ``(line number, record)`` for each line, or a :class:`BadLine` for a line
-    that is not a JSON object (a truncated last line is named as such). Raises
-    :class:`RecordError` when the file cannot be read or holds no JSON line at all."""
-    path = Path(path)
-    if path.is_dir():
-        path = path / "games.jsonl"
-    if not path.is_file():
-        raise RecordError(f"{path}: no such game log")
-    good = bad = 0
-    with path.open("rb") as handle:
-        data_iter = iter(handle)
-        lineno = 0
-        pending: tuple[int, bytes] | None = None
-        for raw in data_iter:
-            lineno += 1
-            if pending is not None:
-                item = _parse_in(path, *pending, last=False)
-                good, bad = (good + 1, bad) if isinstance(item, dict) else (good, bad + 1)
-                if bad and not good and bad >= 5:
-                    raise RecordError(f"{path}: not a JSON-lines game log ({item.message})")
-                yield pending[0], item
-            pending = (lineno, raw)
-        if pending is not None:
-            item = _parse_in(path, *pending, last=True)
-            good, bad = (good + 1, bad) if isinstance(item, dict) else (good, bad + 1)
-            if not good:
-                raise RecordError(f"{path}: not a JSON-lines game log ({item.message})")
-            yield pending[0], item
-        elif lineno == 0:
-            raise RecordError(f"{path}: the game log is empty")
-
-
-def _parse_in(path: Path, lineno: int, raw: bytes, last: bool) -> dict[str, Any] | BadLine:
-    try:
-        return _parse(lineno, raw, last)
-    except RecordError as exc:
-        raise RecordError(f"{path}: {exc}") from None
-
-
-def _parse(lineno: int, raw: bytes, last: bool) -> dict[str, Any] | BadLine:
-    """One line: a record, a :class:`BadLine`, or :class:`RecordError` for a schema this
-    version cannot read (the caller adds the file name)."""
-    text = raw.decode("utf-8", errors="replace")
-    if not text.strip():
-        return BadLine(lineno, f"line {lineno}: empty line")
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        truncated = last and not text.endswith("\n")
-        what = "truncated last line" if truncated else f"not JSON ({exc.msg} at column {exc.colno})"
-        return BadLine(lineno, f"line {lineno}: {what}")
-    if not isinstance(value, dict):
-        return BadLine(lineno, f"line {lineno}: a JSON {type(value).__name__}, not a game record")
-    missing = [k for k in REQUIRED_KEYS if k not in value]
-    if missing:
-        return BadLine(lineno, f"line {lineno}: not a game record (missing {', '.join(missing)})")
-    if value["schema"] != SCHEMA_VERSION:
-        raise RecordError(
-            f"line {lineno}: record schema {value['schema']!r} is not supported "
-            f"(this simcli reads schema {SCHEMA_VERSION})"
-        )
-    problem = shape_problem(value)
-    if problem:
-        return BadLine(lineno, f"line {lineno}: not a valid game record ({problem})")
-    return value
+# ----------------------------------------------------------------------------- checks
 
 
 def _is_int(x: Any) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
-def shape_problem(record: dict[str, Any]) -> str | None:
-    """What is wrong with the types of a record's fields (see the JSON Schema), or None."""
-    seats = record["seats"]
+def _is_number(x: Any) -> bool:
+    return isinstance(x, int | float) and not isinstance(x, bool)
+
+
+def problem(value: Any) -> str | None:
+    """What keeps ``value`` from being a game record of this schema, or None. The one
+    validation of a record, wherever it comes from (a log line, the report API)."""
+    if not isinstance(value, dict):
+        return f"a game record must be a JSON object, not a JSON {_json_type(value)}"
+    missing = [k for k in REQUIRED_KEYS if k not in value]
+    if missing:
+        return f"not a game record (missing {', '.join(missing)})"
+    if value["schema"] != SCHEMA_VERSION:
+        schema = value["schema"]
+        return f"unknown record schema {schema!r} (this simcli reads schema {SCHEMA_VERSION})"
+    seats = value["seats"]
     if not isinstance(seats, list) or not seats or not all(isinstance(s, str) for s in seats):
-        return "seats must be a non-empty list of strategy names"
+        return "'seats' must be a non-empty list of strategy names"
     n = len(seats)
-    if not isinstance(record["game"], str):
-        return "game must be a text"
-    if not isinstance(record["options"], dict):
-        return "options must be an object"
-    if not _is_int(record["index"]) or not _is_int(record["seed"]):
-        return "index and seed must be whole numbers"
-    if not isinstance(record["moves"], list):
-        return "moves must be a list"
-    if record["setup"] is not None and not isinstance(record["setup"], dict):
-        return "setup must be an object"
-    scores = record["scores"]
+    if not isinstance(value["game"], str):
+        return "'game' must be a text"
+    if not isinstance(value["options"], dict):
+        return "'options' must be an object"
+    if not _is_int(value["index"]) or not _is_int(value["seed"]):
+        return "'index' and 'seed' must be whole numbers"
+    if not isinstance(value["moves"], list):
+        return "'moves' must be a list"
+    if value["setup"] is not None and not isinstance(value["setup"], dict):
+        return "'setup' must be an object"
+    scores = value["scores"]
     if scores is not None and (
-        not isinstance(scores, list)
-        or len(scores) != n
-        or not all(isinstance(x, int | float) and not isinstance(x, bool) for x in scores)
+        not isinstance(scores, list) or len(scores) != n or not all(map(_is_number, scores))
     ):
-        return f"scores must be null or {n} numbers"
-    winners = record["winners"]
-    if not isinstance(winners, list) or not all(_is_int(w) and 0 <= w < n for w in winners):
-        return f"winners must list seats 0..{n - 1}"
-    if record["termination"] not in TERMINATIONS:
-        return f"termination must be one of {', '.join(TERMINATIONS)}"
-    if "detail" in record and not isinstance(record["detail"], dict):
-        return "detail must be an object"
-    if record["final_hash"] is not None and not isinstance(record["final_hash"], str):
-        return "final_hash must be a text or null"
-    source = record.get("game_source")
+        return f"'scores' must be null or a list of {n} numbers"
+    winners = value["winners"]
+    if (
+        not isinstance(winners, list)
+        or not all(_is_int(w) and 0 <= w < n for w in winners)
+        or len(set(winners)) != len(winners)
+    ):
+        return f"'winners' must be a list of distinct seats 0..{n - 1}"
+    if value["termination"] not in TERMINATIONS:
+        return (
+            f"unknown termination {value['termination']!r} "
+            f"(expected one of {', '.join(TERMINATIONS)})"
+        )
+    if value["final_hash"] is not None and not isinstance(value["final_hash"], str):
+        return "'final_hash' must be a text or null"
+    if "variant" in value and not isinstance(value["variant"], str):
+        return "'variant' must be a text"
+    if "detail" in value and not isinstance(value["detail"], dict):
+        return "'detail' must be an object"
+    source = value.get("game_source")
     if source is not None and not (
         isinstance(source, dict) and all(isinstance(source.get(k), str) for k in SOURCE_KEYS)
     ):
-        return f"game_source must be an object with {', '.join(SOURCE_KEYS)}"
+        return f"'game_source' must be an object with {', '.join(SOURCE_KEYS)}"
     return None
 
 
+def check(value: Any, where: str) -> Record:
+    """``value`` as a record, or :class:`RecordError` saying (after ``where``) what is wrong."""
+    why = problem(value)
+    if why is not None:
+        raise RecordError(f"{where}: {why}")
+    return value
+
+
+def _json_type(value: Any) -> str:
+    names = {list: "list", str: "text", bool: "boolean", type(None): "null"}
+    return names.get(type(value), "number")
+
+
+# ----------------------------------------------------------------------------- lines
+
+
 @dataclass
-class Mismatch:
-    index: Any
-    ply: int | None
-    message: str
+class BadLine:
+    """A line of a log that is not a game record."""
 
-    def __str__(self) -> str:
-        where = f"game {self.index}" + (f", ply {self.ply}" if self.ply is not None else "")
-        return f"{where}: {self.message}"
+    lineno: int
+    message: str  # "line N: what is wrong"
+    truncated: bool = False  # the last line, cut short (no newline): an interrupted write
 
 
-def replay(record: dict[str, Any], on_state=None) -> list[Mismatch]:
-    """Re-apply setup and moves through the rules; check every move's legality and the
-    scores, winners, termination and final hash. ``on_state(ply, entry, state, seat)``
-    is called after the setup (ply 0, entry None) and after every entry (``seat`` is the
-    seat that moved, or ``CHANCE``)."""
-    from simcli.game import CHANCE
-    from simcli.games import record_game
-
-    index = record.get("index")
+def decode(raw: bytes, lineno: int, last: bool = False) -> Record | BadLine:
+    """One line of a log (``last``: the file's last line) as a record or a :class:`BadLine`.
+    A record of another schema version raises :class:`RecordError` (the caller adds the
+    file name)."""
     try:
-        game = record_game(record)[0]
-    except SimcliError as exc:
-        raise RecordError(f"game {index}: {exc}") from None
-    problems: list[Mismatch] = []
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return BadLine(lineno, f"line {lineno}: not UTF-8 text ({exc.reason})")
     try:
-        options = game.resolve_options(record["options"])
-        players = len(record["seats"])
-        game.check_players(players)
-        state = game.new_state(players, options, record["setup"])
-    except (SimcliError, ValueError, TypeError, KeyError) as exc:
-        return [Mismatch(index, 0, f"setup cannot be rebuilt: {exc}")]
-    if on_state:
-        on_state(0, None, state, None)
-    for ply, entry in enumerate(record["moves"], start=1):
-        if state.is_terminal():
-            return [*problems, Mismatch(index, ply, "move after the end of the game")]
-        seat = state.current_player
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        truncated = last and not text.endswith("\n")
+        what = "truncated last line" if truncated else f"not JSON ({exc.msg} at column {exc.colno})"
+        return BadLine(lineno, f"line {lineno}: {what}", truncated)
+    why = problem(value)
+    if why is None:
+        return value
+    if why.startswith("unknown record schema"):
+        raise RecordError(f"line {lineno}: {why}")
+    return BadLine(lineno, f"line {lineno}: {why}")
+
+
+# ----------------------------------------------------------------------------- reader
+
+
+@dataclass
+class LogLine:
+    """One non-blank line of a log: its number, the byte offset just after it, whether it
+    ends with a newline (only an interrupted write leaves a last line without), and what
+    it holds."""
+
+    lineno: int
+    end: int
+    terminated: bool
+    item: Record | BadLine
+
+
+class GameLog:
+    """The game log of a run: ``games.jsonl`` (or ``.jsonl.gz``), given as the file or the
+    run folder holding it. Blank lines are skipped; every other line is decoded once
+    (:func:`decode`)."""
+
+    def __init__(self, path: str | Path):
+        path = Path(path)
+        if path.is_dir():
+            path = next((path / n for n in LOG_NAMES if (path / n).is_file()), path / LOG_NAMES[0])
+        if not path.is_file():
+            raise RecordError(f"{path}: no such game log")
+        self.path = path
+
+    def _open(self) -> IO[bytes]:
         try:
-            if isinstance(entry, dict):
-                if seat != CHANCE or set(entry) != {"chance"}:
-                    who = "a chance event" if seat == CHANCE else f"seat {seat}"
-                    return [*problems, Mismatch(index, ply, f"expected {who}, found {entry!r}")]
-                state.apply(entry["chance"])
+            if self.path.suffix == ".gz":
+                return gzip.open(self.path, "rb")
+            return self.path.open("rb")
+        except OSError as exc:
+            raise RecordError(f"{self.path}: cannot open ({exc.strerror or exc})") from exc
+
+    def lines(self) -> Iterator[LogLine]:
+        """Every non-blank line, decoded (a log without any line yields nothing)."""
+        with self._open() as handle:
+            lineno = end = 0
+            pending: tuple[int, int, bytes] | None = None
+            try:
+                for raw in handle:
+                    lineno += 1
+                    end += len(raw)
+                    if pending is not None:
+                        yield self._line(*pending, last=False)
+                        pending = None
+                    if raw.strip():
+                        pending = (lineno, end, raw)
+            except (OSError, EOFError) as exc:
+                raise RecordError(f"{self.path}: read error after line {lineno} ({exc})") from None
+            if pending is not None:
+                yield self._line(*pending, last=True)
+
+    def _line(self, lineno: int, end: int, raw: bytes, last: bool) -> LogLine:
+        try:
+            return LogLine(lineno, end, raw.endswith(b"\n"), decode(raw, lineno, last))
+        except RecordError as exc:
+            raise RecordError(f"{self.path}: {exc}") from None
+
+    def __iter__(self) -> Iterator[tuple[int, Record | BadLine]]:
+        """``(line number, record or BadLine)`` per line. :class:`RecordError` when the
+        log holds no game record at all (five bad lines in a row at its start suffice)."""
+        good = bad = 0
+        for line in self.lines():
+            if isinstance(line.item, BadLine):
+                bad += 1
+                if not good and bad >= 5:
+                    why = line.item.message
+                    raise RecordError(f"{self.path}: not a JSON-lines game log ({why})")
             else:
-                if seat == CHANCE:
-                    return [
-                        *problems,
-                        Mismatch(index, ply, f"expected a chance event, found {entry!r}"),
-                    ]
-                if entry not in state.legal_moves():
-                    return [
-                        *problems,
-                        Mismatch(index, ply, f"move {entry!r} of seat {seat} is not legal"),
-                    ]
-                state.apply(entry)
-        except ValueError as exc:
-            return [*problems, Mismatch(index, ply, f"{entry!r} refused: {exc}")]
-        if on_state:
-            on_state(ply, entry, state, seat)
-    termination = record["termination"]
-    if termination in ("normal", "move_limit"):
-        if not state.is_terminal():
-            problems.append(Mismatch(index, None, "the moves do not end the game"))
-        else:
-            outcome = state.outcome()
-            expected = {
-                "scores": list(outcome.scores),
-                "winners": list(outcome.winners),
-                "termination": outcome.termination,
-            }
-            for key, value in expected.items():
-                if record[key] != value:
-                    problems.append(
-                        Mismatch(
-                            index, None, f"{key}: record has {record[key]!r}, rules give {value!r}"
-                        )
-                    )
-    elif termination == "forfeit":
-        detail = record.get("detail") or {}
-        if record["scores"] is not None:
-            problems.append(Mismatch(index, None, "a forfeit has no scores (null)"))
-        seat = detail.get("seat")
-        if state.is_terminal() or state.current_player != seat:
-            problems.append(
-                Mismatch(index, None, f"forfeit by seat {seat!r}, but it was not that seat's turn")
-            )
-        others = [s for s in range(len(record["seats"])) if s != seat]
-        if record["winners"] != others:
-            problems.append(
-                Mismatch(
-                    index,
-                    None,
-                    f"winners: record has {record['winners']!r}, a forfeit gives {others!r}",
-                )
-            )
-    elif termination == "error":
-        if record["scores"] is not None or record["winners"]:
-            problems.append(Mismatch(index, None, "an error record has no scores and no winners"))
-        if state.is_terminal() and _outcome_or_none(state) is not None:
-            problems.append(
-                Mismatch(index, None, "termination 'error', but the rules end the game normally")
-            )
-    else:
-        problems.append(Mismatch(index, None, f"unknown termination {termination!r}"))
-    actual = state.final_hash()
-    if record["final_hash"] is None and termination != "error":
-        problems.append(Mismatch(index, None, "final_hash is missing"))
-    elif record["final_hash"] is not None and record["final_hash"] != actual:
-        problems.append(
-            Mismatch(
-                index, None, f"final_hash: record has {record['final_hash']}, replay gives {actual}"
-            )
-        )
-    return problems
+                good += 1
+            yield line.lineno, line.item
+        if not good:
+            if bad:
+                raise RecordError(f"{self.path}: not a JSON-lines game log")
+            raise RecordError(f"{self.path}: holds no game records")
+
+    def records(self) -> Iterator[Record]:
+        """The records; the first bad line raises :class:`RecordError` naming it."""
+        for _, item in self:
+            if isinstance(item, BadLine):
+                raise RecordError(f"{self.path}: {item.message}")
+            yield item
 
 
-def _outcome_or_none(state):
-    try:
-        return state.outcome()
-    except Exception:  # the rules failed here when the game was played, too
-        return None
+def read_log(path: str | Path) -> Iterator[tuple[int, Record | BadLine]]:
+    """``(line number, record or BadLine)`` for each line of the log at ``path`` (a file
+    or a run folder); see :class:`GameLog`."""
+    return iter(GameLog(path))
+
+
+def read_records(path: str | Path) -> Iterator[Record]:
+    """The records of the log at ``path``, stopping at the first bad line (RecordError)."""
+    return GameLog(path).records()
+
+
+# Replaying a record through the rules (it needs the games) lives in simcli.verify.
+from simcli.verify import Mismatch, replay  # noqa: E402
+
+__all__ = [
+    "KEYS",
+    "LOG_NAMES",
+    "REQUIRED_KEYS",
+    "SCHEMA_PATH",
+    "SCHEMA_VERSION",
+    "SOURCE_KEYS",
+    "TERMINATIONS",
+    "BadLine",
+    "GameLog",
+    "LogLine",
+    "Mismatch",
+    "Record",
+    "check",
+    "decode",
+    "dumps",
+    "new_record",
+    "problem",
+    "read_log",
+    "read_records",
+    "replay",
+]

@@ -31,7 +31,7 @@ from simcli.games.adas_library.rows import (
     shifted,
     switch_pairs,
 )
-from strategies.base import Strategy
+from simcli.strategy import Strategy
 
 WIN = 1000.0
 
@@ -82,7 +82,6 @@ def successors(
 
 
 class AdasHeuristic(Strategy):
-    name = "adas_heuristic"
     description = "Ada's Library: plans two plays ahead with its own hand (books out of order)"
     games = ("adas_library",)
 
@@ -93,9 +92,6 @@ class AdasHeuristic(Strategy):
         self.follow_up = float(follow_up)
         self.spite = float(spite)
         self.spare = float(spare)
-
-    def params(self) -> dict[str, Any]:
-        return {"follow_up": self.follow_up, "spite": self.spite, "spare": self.spare}
 
     def choose(self, view: State, legal_moves: list[Move]) -> Move:
         seat = self.seat

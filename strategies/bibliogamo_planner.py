@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import Any
 
 from simcli.game import Move, State
-from strategies.base import Strategy
+from simcli.strategy import Strategy
 
 LAST_DAY = 40
 CUBES = 26
@@ -35,7 +35,6 @@ FLORINS_PER_VP = 5
 
 
 class BibliogamoPlanner(Strategy):
-    name = "bibliogamo_planner"
     description = (
         "Bibliogamo: plans both hires, builds towers by value, prestige and the "
         "librarian's expected arrival, walks to sell, re-draws below an optimal threshold"
@@ -53,13 +52,6 @@ class BibliogamoPlanner(Strategy):
         self.day_value = float(day_value)
         self.keep_value = float(keep_value)
         self.walk_limit = int(walk_limit)
-
-    def params(self) -> dict[str, Any]:
-        return {
-            "day_value": self.day_value,
-            "keep_value": self.keep_value,
-            "walk_limit": self.walk_limit,
-        }
 
     # ------------------------------------------------------------------ entry point
     def choose(self, view: State, legal_moves: list[Move]) -> Move:

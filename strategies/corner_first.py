@@ -1,11 +1,10 @@
 """An example strategy for Libraria: prefer spots that touch few tiles (corners, edges),
 otherwise play like greedy. Use it with `use: strategies.corner_first:CornerFirst`."""
 
-from strategies.base import Strategy
+from simcli.strategy import Strategy
 
 
 class CornerFirst(Strategy):
-    name = "corner_first"
     description = "Libraria: take the spot touching the fewest tiles, then the best score"
     games = ("libraria",)
 

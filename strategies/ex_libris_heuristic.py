@@ -12,18 +12,15 @@ flips before the inspection are chosen greedily.
 
 from __future__ import annotations
 
-from typing import Any
-
 from simcli.game import Move, State
 from simcli.games.ex_libris import inspection
 from simcli.games.ex_libris.state import UNKNOWN, ExLibrisState
-from strategies.base import Strategy
+from simcli.strategy import Strategy
 
 Pos = tuple[int, int]
 
 
 class ExLibrisHeuristic(Strategy):
-    name = "ex_libris_heuristic"
     description = "Ex Libris: alphabetical shelf plan, focus and Prominent Works, greedy flips"
     games = ("ex_libris",)
 
@@ -33,9 +30,6 @@ class ExLibrisHeuristic(Strategy):
         self.width = width
         self.misfit_weight = float(misfit)
         self.draw_value = float(draw_value)
-
-    def params(self) -> dict[str, Any]:
-        return {"width": self.width, "misfit": self.misfit_weight, "draw_value": self.draw_value}
 
     # ------------------------------------------------------------------ entry
 

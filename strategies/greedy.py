@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from simcli.game import Move, State
-from strategies.base import Strategy
+from simcli.strategy import Strategy
 
 
 class GreedyStrategy(Strategy):
-    name = "greedy"
     description = (
         "one ply: the move with the best immediate evaluation for its seat (seeded ties); "
         "params: epsilon (chance of a random move instead, default 0)"
@@ -17,9 +16,6 @@ class GreedyStrategy(Strategy):
         if not 0.0 <= float(epsilon) <= 1.0:
             raise ValueError(f"epsilon must be between 0 and 1, got {epsilon!r}")
         self.epsilon = float(epsilon)
-
-    def params(self) -> dict[str, float]:
-        return {"epsilon": self.epsilon}
 
     def choose(self, view: State, legal_moves: list[Move]) -> Move:
         if self.epsilon and self.rng.random() < self.epsilon:

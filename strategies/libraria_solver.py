@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import random
 from math import comb, sqrt
-from typing import Any
 
 from simcli.game import Move, State
 from simcli.games.libraria import (
@@ -44,7 +43,7 @@ from simcli.games.libraria import (
     LibrariaState,
     seat_for_ply,
 )
-from strategies.base import Strategy
+from simcli.strategy import Strategy
 
 TILES = len(TILE_CORNERS)
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -452,7 +451,6 @@ class Searcher:
 
 
 class LibrariaSolver(Strategy):
-    name = "libraria_solver"
     description = (
         "Libraria: alpha-beta with a transposition table, exact with at most exact_from "
         "empty spots, depth-ply heuristic before; params: exact_from, depth, swindle_from"
@@ -491,15 +489,6 @@ class LibrariaSolver(Strategy):
         self.last_value: float | None = None
         self.last_exact = False
         self.searcher = Searcher()
-
-    def params(self) -> dict[str, Any]:
-        return {
-            "exact_from": self.exact_from,
-            "depth": self.depth,
-            "objective": self.objective,
-            "evaluation": self.evaluation,
-            "swindle_from": self.swindle_from,
-        }
 
     def start_game(self, game, seat, rng) -> None:
         super().start_game(game, seat, rng)

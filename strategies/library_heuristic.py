@@ -19,13 +19,11 @@ Ties are broken by the shorter own route, then by the strategy's seeded RNG.
 
 from __future__ import annotations
 
-from typing import Any
-
 from simcli.game import Move, State
 from simcli.games.library.board import ENTRANCE_CELLS, PLATE_MOVES, STEP, WALL_MOVES
 from simcli.games.library.routes import best_route, leg_footprint, route_avoid, winning_moves
 from simcli.games.library.state import LibraryState
-from strategies.base import Strategy
+from simcli.strategy import Strategy
 
 COST_CAP = 8  # an entrance further (or unreachable) counts as this many actions away
 #: Default horizon per player count: an opponent's route counts up to this many actions.
@@ -34,7 +32,6 @@ LOSING = -1e6
 
 
 class LibraryHeuristicStrategy(Strategy):
-    name = "library_heuristic"
     description = "Library: one action of look-ahead, own route vs the opponents' best route"
     games = ("library",)
 
@@ -52,9 +49,6 @@ class LibraryHeuristicStrategy(Strategy):
         self.defense = float(defense)
         self.threat_bonus = float(threat_bonus)
         self.horizon = horizon
-
-    def params(self) -> dict[str, Any]:
-        return {"defense": self.defense, "threat_bonus": self.threat_bonus, "horizon": self.horizon}
 
     def choose(self, view: State, legal_moves: list[Move]) -> Move:
         if not isinstance(view, LibraryState):

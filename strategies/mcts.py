@@ -39,7 +39,8 @@ from math import log, sqrt
 from typing import Any
 
 from simcli.game import CHANCE, TERMINAL, Game, Move, State
-from strategies.base import Strategy
+from simcli.strategy import Strategy
+from strategies.is_search import ismcts_search
 from strategies.search_common import (
     REWARD_MODES,
     check_float,
@@ -87,7 +88,6 @@ class Node:
 
 
 class MCTSStrategy(Strategy):
-    name = "mcts"
     description = (
         "Monte Carlo tree search (UCT, max^n for 1-4 seats, sampled chance, tree reuse); "
         "params: iterations, c, rollout, rollout_depth, decisive, reuse"
@@ -125,19 +125,6 @@ class MCTSStrategy(Strategy):
         self.last_iterations = 0
         self.last_root: Node | None = None
 
-    def params(self) -> dict[str, Any]:
-        return {
-            "iterations": self.iterations,
-            "c": self.c,
-            "rollout": self.rollout,
-            "rollout_depth": self.rollout_depth,
-            "rollout_epsilon": self.rollout_epsilon,
-            "reward": self.reward,
-            "decisive": self.decisive,
-            "reuse": self.reuse,
-            "time_limit": self.time_limit,
-        }
-
     # -- per game ------------------------------------------------------------------------
 
     def start_game(self, game: Game, seat: int, rng) -> None:
@@ -158,8 +145,6 @@ class MCTSStrategy(Strategy):
     def choose(self, view: State, legal_moves: list[Move]) -> Move:
         self._prepare(view.players)
         if not self.game.perfect_information:
-            from strategies.ismcts import ismcts_search
-
             return ismcts_search(self, view, legal_moves)
         return self._search(view.clone(), legal_moves)
 

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from simcli.game import Move, State
-from strategies.base import Strategy
+from simcli.strategy import Strategy
 
 
 class RandomStrategy(Strategy):
-    name = "random"
     description = "uniformly random legal move"
     wants_view = False  # it never looks at the view
 

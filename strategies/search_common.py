@@ -127,7 +127,7 @@ def strategy_policy(use: str, game: Game, players: int, rng: random.Random) -> R
     parameters) for every move; one instance per seat, all sharing ``rng``. The strategy
     sees a copy of the full rollout state (``None`` when it declares ``wants_view =
     False``)."""
-    from strategies.loader import load_strategy_class
+    from simcli.strategy import load_strategy_class
 
     cls = load_strategy_class(use)
     instances = []
@@ -161,7 +161,7 @@ def check_rollout(rollout: Any) -> str:
     if rollout in ("random", "greedy"):
         return rollout
     from simcli.errors import StrategyLoadError
-    from strategies.loader import load_strategy_class
+    from simcli.strategy import load_strategy_class
 
     try:
         load_strategy_class(rollout)

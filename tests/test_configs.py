@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from simcli.config import load_config
+from simcli.configfile import load_config
+from simcli.tournament.schedule import schedule_for
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIGS = sorted([*(ROOT / "configs").glob("*.yaml"), *(ROOT / "examples").glob("*.yaml")])
@@ -15,11 +16,11 @@ CONFIGS = sorted([*(ROOT / "configs").glob("*.yaml"), *(ROOT / "examples").glob(
 @pytest.mark.parametrize("path", CONFIGS, ids=[p.name for p in CONFIGS])
 def test_shipped_config_is_valid(path: Path) -> None:
     config = load_config(path)
-    assert config.schedule().total > 0
+    assert schedule_for(config).total > 0
 
 
 def test_quickstart_is_a_libraria_round_robin_of_random_and_greedy() -> None:
     config = load_config(ROOT / "configs" / "quickstart.yaml")
     assert config.game == "libraria" and config.format == "round_robin"
     assert {s.use for s in config.strategies} == {"random", "greedy"}
-    assert config.schedule().total <= 5000
+    assert schedule_for(config).total <= 5000

@@ -25,6 +25,7 @@ GAMES_PER_CASE = 4
 # The game contract itself is checked by simcli.conformance (``simcli check-game``), the
 # same checker users run on their own games; tests/test_check_game.py shows that each of
 # its checks catches a game broken in that one way.
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", sorted(GAMES))
 def test_builtin_games_pass_check_game(game_id: str) -> None:
     # One playout per player count, seed 1; every check at every ply, except for the

@@ -17,6 +17,9 @@ from click.testing import CliRunner
 
 from simcli.cli.main import cli
 
+# Worker pools, strategy processes, signals and Dask: seconds each (pytest -m "not slow" skips).
+pytestmark = pytest.mark.slow
+
 BAD = '''\
 import os
 import signal
@@ -200,7 +203,7 @@ def test_dying_workers_cost_the_same_games_whatever_the_range_size(tmp_path) -> 
     # with ranges of 1 there is nothing but the game. The games lost (a Suicide game kills
     # every worker that plays it: its RNG is the game's) and every other record must be the
     # same either way.
-    from simcli.config import load_config
+    from simcli.configfile import load_config
     from simcli.tournament.runner import run_tournament
 
     path = write(tmp_path, "bad.py:Suicide", games=30)
@@ -309,7 +312,7 @@ def test_truncated_last_line_is_dropped_and_reported(tmp_path, clean_run) -> Non
 
 
 def _config_dict(path: Path) -> dict:
-    from simcli.config import load_config
+    from simcli.configfile import load_config
 
     return load_config(path).to_dict()
 

@@ -51,6 +51,7 @@ def _stopped_runs(true, elo0, elo1, runs, seed, batch=5, max_pairs=5000):
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("true,seed", [(0.0, 1), (20.0, 2), (40.0, 3)])
 def test_corrected_interval_covers_after_a_stop(true, seed) -> None:
     # bounds 0/40, 30% draws: the plain 95% interval of a stopped test covers too
@@ -78,6 +79,7 @@ def test_sizing_reproduces_the_truncation_measured_by_simulation() -> None:
     assert sized.ok and sized.at_elo1.passed >= 0.94 and sized.at_elo0.passed <= 0.05
 
 
+@pytest.mark.slow
 def test_sizing_agrees_with_a_simulation_of_the_real_test() -> None:
     # bounds 0/40, batch 5, a cap of 200 pairs that cuts many tests short
     s = size(0, 40, 0.05, 0.05, 400, 5, draw_rate=0.3)

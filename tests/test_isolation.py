@@ -18,6 +18,9 @@ from click.testing import CliRunner
 from simcli.cli.main import cli
 from simcli.protocol.sandbox import landlock_abi
 
+# Worker pools, strategy processes, signals and Dask: seconds each (pytest -m "not slow" skips).
+pytestmark = pytest.mark.slow
+
 DATA = Path(__file__).resolve().parent / "data"
 ADVERSARIES = DATA / "adversaries.py"
 FAULTY = DATA / "faulty_bot.py"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from simcli.cli.main import cli
@@ -211,6 +212,7 @@ def test_records_match_the_json_schema(tmp_path) -> None:
         raise AssertionError("a forfeit without detail must not validate")
 
 
+@pytest.mark.slow
 def test_bench_command_prints_ratios() -> None:
     args = ["bench", "--games", "20", "--game", "libraria", "--repeats", "1"]
     result = CliRunner().invoke(cli, args)
@@ -238,5 +240,5 @@ def test_verify_catches_tampered_terminations_and_bad_shapes(tmp_path) -> None:
     assert "game 0: termination 'error', but the rules end the game normally" in result.output
     assert "game 1: final_hash is missing" in result.output
     assert "game 2: a forfeit has no scores" in result.output
-    assert "line 4: not a valid game record (winners must list seats 0..1)" in result.output
+    assert "line 4: 'winners' must be a list of distinct seats 0..1" in result.output
     assert "Traceback" not in result.output

@@ -79,3 +79,45 @@ def test_documented_example_strategy_plays() -> None:
     )
     assert record["termination"] == "normal"
     assert record["moves"][0] in (0, 5, 30, 35)  # weight 10: touching 1 tile beats any score gain
+
+
+def test_the_contract_lives_in_simcli_and_old_imports_still_work() -> None:
+    import strategies.base
+    import strategies.loader
+    from simcli import strategy
+
+    assert strategies.base.Strategy is strategy.Strategy
+    assert strategies.loader.load_strategy_class is strategy.load_strategy_class
+    assert strategies.BUILTIN is strategy.BUILTIN
+
+
+def test_no_import_cycle_between_strategy_modules() -> None:
+    """Each built-in strategy module imports only simcli and helper modules, never
+    another strategy module that imports it back (read from the source, not run)."""
+    import ast
+    from pathlib import Path
+
+    folder = Path(strategy_module_file()).parent
+    imports: dict[str, set[str]] = {}
+    for path in folder.glob("*.py"):
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("strategies."):
+                found.add(node.module.split(".")[1])
+        imports[path.stem] = found
+
+    def reaches(start: str, goal: str, seen: set[str]) -> bool:
+        for nxt in imports.get(start, ()):
+            if nxt == goal or (nxt not in seen and reaches(nxt, goal, seen | {nxt})):
+                return True
+        return False
+
+    assert imports["ismcts"] >= {"mcts", "is_search"}  # the check sees real imports
+    cyclic = [name for name in imports if reaches(name, name, {name})]
+    assert cyclic == []
+
+
+def strategy_module_file() -> str:
+    import strategies.mcts
+
+    return strategies.mcts.__file__

@@ -40,11 +40,11 @@ def gate(
     """
     import dataclasses
 
-    from simcli.config import load_config
+    from simcli.configfile import load_config
     from simcli.errors import ConfigError, SimcliError
     from simcli.gate.observer import GateObserver
-    from simcli.tournament.output import check_output
     from simcli.tournament.runner import run_tournament
+    from simcli.tournament.schedule import schedule_for
 
     config = load_config(
         config_path,
@@ -57,8 +57,7 @@ def gate(
         )
     config = dataclasses.replace(config, gating=True)
     target = Path(out) if out else Path(config.output + "-gate")
-    check_output(target, force)
-    schedule = config.schedule()
+    schedule = schedule_for(config)
     spec = config.gate
     if not quiet:
         click.echo(
@@ -95,6 +94,7 @@ def gate(
             verbose=verbose,
             observer=observer,
             chunk_size=chunk,
+            schedule=schedule,
         )
     except OSError as exc:
         raise SimcliError(f"{target}: {exc.strerror or exc}") from None

@@ -53,8 +53,7 @@ def _game_lines(name: str, game, origin: str = "") -> None:
 
 def _strategies() -> None:
     from simcli.plugins import STRATEGY_GROUP, entry_points
-    from strategies import BUILTIN
-    from strategies.loader import load_strategy_class
+    from simcli.strategy import BUILTIN, load_strategy_class
 
     click.echo("strategies:")
     for name in sorted(BUILTIN):

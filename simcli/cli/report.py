@@ -6,7 +6,6 @@ at module level, so ``simcli --help`` stays fast.
 
 from __future__ import annotations
 
-import itertools
 from pathlib import Path
 
 import click
@@ -89,17 +88,13 @@ def report(
     a games .jsonl file. The log is read once, line by line, so any size fits in
     memory.
     """
-    from simcli.errors import RecordError
-    from simcli.report.api import write_report
-    from simcli.report.io import iter_records, open_source
+    from simcli.records import read_records
+    from simcli.report.api import produce_report
+    from simcli.report.io import open_source
 
     src = open_source(source)
-    records = iter_records(src.log)
-    first = next(records, None)
-    if first is None:
-        raise RecordError(f"{src.log}: holds no game records")
-    text = write_report(
-        _noting_game_sources(itertools.chain([first], records)),
+    report = produce_report(
+        _noting_game_sources(read_records(src.log)),
         out if out is not None else src.folder,
         run_info=src.run_info,
         plots=plots,
@@ -110,10 +105,10 @@ def report(
         alpha=alpha,
         correction=correction,
         source=str(src.log),
-        validate=False,  # iter_records validated every line
+        validate=False,  # read_records checked every line
     )
-    click.echo(text, nl=False)
-    _check_asserts(src.run_info, out if out is not None else src.folder, junit_path)
+    click.echo(report.text, nl=False)
+    _check_asserts(src.run_info, report.summary, junit_path)
 
 
 def _noting_game_sources(records):
@@ -137,17 +132,14 @@ def _noting_game_sources(records):
         yield record
 
 
-def _check_asserts(run_info: dict | None, folder: Path, junit_path: str | None) -> None:
-    """Check the run config's ``asserts:`` on the report just written; exit 1 on a fail."""
-    import json
-
+def _check_asserts(run_info: dict | None, summary: dict, junit_path: str | None) -> None:
+    """Check the run config's ``asserts:`` on the report just made; exit 1 on a fail."""
     from simcli.gate.asserts import from_stored, report_assertions
 
     stored = ((run_info or {}).get("config") or {}).get("asserts")
     assertions = from_stored(stored)
     if not assertions:
         return
-    summary = json.loads((Path(folder) / "summary.json").read_text(encoding="utf-8"))
     click.echo()
     if report_assertions(assertions, summary, junit_path, click.echo):
         raise SystemExit(1)

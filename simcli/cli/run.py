@@ -72,10 +72,10 @@ def run(
     Exit codes: 0 done; 1 a game ended in an error of a rules module or a lost worker;
     2 bad input; 130 interrupted (resume with --resume).
     """
-    from simcli.config import load_config
+    from simcli.configfile import load_config
     from simcli.errors import SimcliError
-    from simcli.tournament.output import check_output
     from simcli.tournament.runner import run_tournament
+    from simcli.tournament.schedule import schedule_for
 
     if resume and force:
         raise click.UsageError("--resume continues a run, --force replaces it: choose one")
@@ -92,9 +92,8 @@ def run(
         },
     )
     target = Path(out) if out else Path(config.output)
-    if not resume:
-        check_output(target, force)  # before anything is written
-    total = config.schedule().total
+    schedule = schedule_for(config)
+    total = schedule.total
     if not quiet:
         where = (
             f"{config.workers} workers"
@@ -108,7 +107,13 @@ def run(
         )
     try:
         result = run_tournament(
-            config, target, force=force, resume=resume, quiet=quiet, verbose=verbose
+            config,
+            target,
+            force=force,
+            resume=resume,
+            quiet=quiet,
+            verbose=verbose,
+            schedule=schedule,
         )
     except OSError as exc:
         raise SimcliError(f"{target}: {exc.strerror or exc}") from None
@@ -119,16 +124,16 @@ def run(
             click.echo(f"resumed after {result.resumed_from} games already played", err=True)
     from simcli.report.api import report_run_folder
 
-    text = report_run_folder(target, plots=plots)
+    report = report_run_folder(target, plots=plots)
     if not quiet:
-        click.echo(text)
+        click.echo(report.text)
         played = result.tally.games - result.resumed_from
         rate = played / result.seconds if result.seconds else 0.0
         click.echo(
             f"{result.seconds:.1f} s, {rate:.0f} games/s; games: {target / 'games.jsonl'}"
             f"; report: {target / 'report.md'}"
         )
-    failed = _assertions(config, target, junit_path)
+    failed = _assertions(config, report.summary, junit_path)
     if result.affected:
         click.echo(
             f"{len(result.affected)} game(s) affected by failing workers "
@@ -156,7 +161,7 @@ def run(
         raise SystemExit(1)
 
 
-def _assertions(config, target: Path, junit_path: str | None) -> bool:
+def _assertions(config, summary: dict, junit_path: str | None) -> bool:
     if not config.asserts:
         if junit_path:
             from simcli.gate.junit import write_junit
@@ -164,9 +169,6 @@ def _assertions(config, target: Path, junit_path: str | None) -> bool:
             write_junit(Path(junit_path), "asserts", [])
             click.echo(f"the config has no asserts: {junit_path} holds no test case", err=True)
         return False
-    import json
-
     from simcli.gate.asserts import report_assertions
 
-    summary = json.loads((target / "summary.json").read_text(encoding="utf-8"))
     return report_assertions(list(config.asserts), summary, junit_path, click.echo)

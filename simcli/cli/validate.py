@@ -28,11 +28,12 @@ def validate(config_path, strict) -> None:
     Strategies that run in their own process (isolation: process, cmd: programs) are
     started once and must complete the protocol handshake. With a `gate:` section, also
     size the SPRT: games to a decision and what the max_games cap costs."""
-    from simcli.config import load_config
+    from simcli.configfile import load_config
+    from simcli.tournament.schedule import schedule_for
     from simcli.tournament.worker import check_strategy_processes
 
     config = load_config(config_path)
-    schedule = config.schedule()
+    schedule = schedule_for(config)
     check_strategy_processes(config)  # out-of-process strategies: start and handshake
     click.echo(
         f"{config_path}: ok — {config.game}"

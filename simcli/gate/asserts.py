@@ -1,35 +1,21 @@
 """Assertions in a run config (``asserts:``), judged on intervals, not point estimates.
 
-Each assertion is checked in every group of the report (one group per variant) and gives
-``pass`` (the whole 95% interval satisfies it), ``fail`` (the whole interval violates it)
-or ``inconclusive`` (the interval straddles the threshold: more games would tell).
-``no_errors`` passes when no game ended in ``error``, ``no_forfeits`` when no strategy
-forfeited a game.
+One small class per kind holds its keys, its parsing (with file/line errors), its
+description and its judgement. Each assertion is checked in every group of the report
+(one group per variant) and gives ``pass`` (the whole 95% interval satisfies it), ``fail``
+(the whole interval violates it) or ``inconclusive`` (the interval straddles the
+threshold: more games would tell). ``no_errors`` passes when no game ended in ``error``,
+``no_forfeits`` when no strategy forfeited a game.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
-KINDS = ("win_rate", "elo_diff", "seat_bias", "no_errors", "no_forfeits")
-
-
-@dataclass(frozen=True)
-class Assertion:
-    kind: str
-    args: dict[str, Any]
-
-    def describe(self) -> str:
-        a = self.args
-        if self.kind == "win_rate":
-            bound = f">= {a['at_least']:g}" if "at_least" in a else f"<= {a['at_most']:g}"
-            return f"win_rate {a['strategy']} {bound}"
-        if self.kind == "elo_diff":
-            return f"elo_diff {a['a']} - {a['b']} >= {a['at_least']:g}"
-        if self.kind == "seat_bias":
-            return f"seat_bias within ±{a['within']:g}"
-        return self.kind  # no_errors, no_forfeits
+from simcli.suggest import did_you_mean
+from simcli.yamldoc import Doc, KeyPath, check_keys, kind_of, number_at
 
 
 @dataclass(frozen=True)
@@ -40,6 +26,234 @@ class Verdict:
 
     def line(self) -> str:
         return f"{self.status.upper():<12} {self.name}: {self.detail}"
+
+
+@dataclass(frozen=True)
+class Assertion:
+    """One assertion of a config. Subclasses set ``kind`` and ``keys`` (the arguments
+    allowed), check their arguments in :meth:`check_args`, and judge one report group in
+    :meth:`judge_group` (or the whole summary in :meth:`judge`)."""
+
+    kind: ClassVar[str]
+    keys: ClassVar[tuple[str, ...]] = ()
+    args: dict[str, Any]
+
+    @classmethod
+    def parse(cls, doc: Doc, path: KeyPath, args: Any, names: list[str]) -> Assertion:
+        """The assertion at ``path`` of ``doc`` (``args`` as written), or a ConfigError."""
+        args = dict(check_keys(doc, path, args, cls.keys))
+        for key, value in args.items():
+            if key in ("strategy", "a", "b"):
+                if value not in names:
+                    close = did_you_mean(str(value), names)
+                    raise doc.error((*path, key), f"no strategy named {value!r}{close}")
+            else:
+                number_at(doc, (*path, key), value)
+        missing = cls.check_args(doc, path, args)
+        if missing:
+            raise doc.error(path, f"needs {', '.join(missing)}")
+        return cls(args)
+
+    @classmethod
+    def check_args(cls, doc: Doc, path: KeyPath, args: dict[str, Any]) -> list[str]:
+        """What is missing from ``args`` (raise for a wrong value)."""
+        return []
+
+    def stored(self) -> dict[str, Any]:
+        """As ``run.json`` keeps it (:func:`from_stored` reads it back)."""
+        return {self.kind: self.args}
+
+    def describe(self) -> str:
+        raise NotImplementedError
+
+    def judge(self, summary: dict) -> list[Verdict]:
+        """One verdict per report group."""
+        name = self.describe()
+        groups = summary.get("groups", [])
+        return [
+            self.judge_group(group, name if len(groups) == 1 else f"{name} [{group['label']}]")
+            for group in groups
+        ]
+
+    def judge_group(self, group: dict, label: str) -> Verdict:
+        raise NotImplementedError
+
+
+def _rate(doc: Doc, path: KeyPath, args: dict[str, Any], key: str) -> None:
+    if key in args and not 0 <= args[key] <= 1:
+        raise doc.error((*path, key), f"a rate between 0 and 1; got {args[key]}")
+
+
+class WinRate(Assertion):
+    """``win_rate: {strategy, at_least | at_most}``: a strategy's win rate interval."""
+
+    kind = "win_rate"
+    keys = ("strategy", "at_least", "at_most")
+
+    @classmethod
+    def check_args(cls, doc: Doc, path: KeyPath, args: dict[str, Any]) -> list[str]:
+        for key in ("at_least", "at_most"):
+            _rate(doc, path, args, key)
+        missing = [] if "strategy" in args else ["strategy"]
+        if ("at_least" in args) == ("at_most" in args):
+            missing.append("exactly one of at_least / at_most")
+        return missing
+
+    def describe(self) -> str:
+        a = self.args
+        bound = f">= {a['at_least']:g}" if "at_least" in a else f"<= {a['at_most']:g}"
+        return f"win_rate {a['strategy']} {bound}"
+
+    def judge_group(self, group: dict, label: str) -> Verdict:
+        a = self.args
+        row = next((r for r in group.get("strategies", []) if r["name"] == a["strategy"]), None)
+        if row is None or not row.get("win_rate"):
+            return Verdict(label, "inconclusive", f"{a['strategy']} played no game here")
+        iv = row["win_rate"]
+        if "at_least" in a:
+            status = _judge(iv["low"], iv["high"], a["at_least"], 1.0)
+        else:
+            status = _judge(iv["low"], iv["high"], 0.0, a["at_most"])
+        return Verdict(label, status, f"win rate {_pct(iv)} over {iv['n']} games")
+
+
+class EloDiff(Assertion):
+    """``elo_diff: {a, b, at_least}``: the rating difference a - b, in Elo."""
+
+    kind = "elo_diff"
+    keys = ("a", "b", "at_least")
+
+    @classmethod
+    def check_args(cls, doc: Doc, path: KeyPath, args: dict[str, Any]) -> list[str]:
+        if args.get("a") is not None and args.get("a") == args.get("b"):
+            raise doc.error(path, "a and b must be different strategies")
+        return [k for k in cls.keys if k not in args]
+
+    def describe(self) -> str:
+        a = self.args
+        return f"elo_diff {a['a']} - {a['b']} >= {a['at_least']:g}"
+
+    def judge_group(self, group: dict, label: str) -> Verdict:
+        a = self.args
+        diffs = (group.get("ratings") or {}).get("differences", [])
+        row = next((d for d in diffs if d["a"] == a["a"] and d["b"] == a["b"]), None)
+        if row is None or row.get("estimate") is None:
+            return Verdict(label, "inconclusive", "no rating difference (not rated together)")
+        status = _judge(row["low"], row["high"], a["at_least"], float("inf"))
+        return Verdict(
+            label, status, f"{row['estimate']:+.0f} [{row['low']:+.0f}, {row['high']:+.0f}] Elo"
+        )
+
+
+class SeatBias(Assertion):
+    """``seat_bias: {within}``: every seat's share of decisive games within fair ± x."""
+
+    kind = "seat_bias"
+    keys = ("within",)
+
+    @classmethod
+    def check_args(cls, doc: Doc, path: KeyPath, args: dict[str, Any]) -> list[str]:
+        _rate(doc, path, args, "within")
+        return [] if "within" in args else ["within"]
+
+    def describe(self) -> str:
+        return f"seat_bias within ±{self.args['within']:g}"
+
+    def judge_group(self, group: dict, label: str) -> Verdict:
+        seats = (group.get("seat_bias") or {}).get("seats", [])
+        if not seats:
+            return Verdict(label, "inconclusive", "no seat statistics in this group")
+        fair = 1.0 / len(seats)
+        within = self.args["within"]
+        statuses, parts = [], []
+        for seat in seats:
+            iv = seat.get("decisive_rate") or {}
+            statuses.append(_judge(iv.get("low"), iv.get("high"), fair - within, fair + within))
+            if iv.get("estimate") is not None:
+                parts.append(f"{seat['label']} {_pct(iv)}")
+        if "fail" in statuses:
+            status = "fail"
+        elif all(s == "pass" for s in statuses):
+            status = "pass"
+        else:
+            status = "inconclusive"
+        detail = f"share of decisive games (fair {fair:.1%}): " + ", ".join(parts)
+        return Verdict(label, status, detail)
+
+
+class NoErrors(Assertion):
+    """``no_errors`` (or ``no_errors: true``): no game ended in ``error``."""
+
+    kind = "no_errors"
+
+    def describe(self) -> str:
+        return "no_errors"
+
+    def judge(self, summary: dict) -> list[Verdict]:
+        errors = summary.get("totals", {}).get("errors", 0)
+        status = "pass" if errors == 0 else "fail"
+        return [Verdict(self.describe(), status, f"{errors} game(s) ended in error")]
+
+
+class NoForfeits(Assertion):
+    """``no_forfeits`` (or ``no_forfeits: true``): no strategy forfeited a game (raised,
+    timed out, answered an illegal move, crashed)."""
+
+    kind = "no_forfeits"
+
+    def describe(self) -> str:
+        return "no_forfeits"
+
+    def judge(self, summary: dict) -> list[Verdict]:
+        by_strategy = summary.get("forfeits") or {}
+        total = sum(sum(kinds.values()) for kinds in by_strategy.values())
+        detail = f"{total} game(s) forfeited"
+        if total:
+            detail += ": " + "; ".join(
+                f"{strategy} {', '.join(f'{k} {v}' for k, v in kinds.items())}"
+                for strategy, kinds in by_strategy.items()
+            )
+        return [Verdict(self.describe(), "pass" if total == 0 else "fail", detail)]
+
+
+#: Every assertion kind, by its name in a config.
+KINDS: dict[str, type[Assertion]] = {
+    cls.kind: cls for cls in (WinRate, EloDiff, SeatBias, NoErrors, NoForfeits)
+}
+
+
+def parse_asserts(doc: Doc, value: Any, names: list[str]) -> tuple[Assertion, ...]:
+    """The ``asserts:`` section (a list), checked against the strategy names."""
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        raise doc.error(("asserts",), f"expected a list of assertions; got {kind_of(value)}")
+    out: list[Assertion] = []
+    for i, item in enumerate(value):
+        path: KeyPath = ("asserts", i)
+        plain = next((cls for cls in KINDS.values() if not cls.keys and item in _plain(cls)), None)
+        if plain is not None:  # a kind without arguments: "- no_errors" or "- no_errors: true"
+            out.append(plain({}))
+            continue
+        if not isinstance(item, dict) or len(item) != 1:
+            raise doc.error(
+                path,
+                f"expected one of {', '.join(KINDS)} with its arguments, "
+                f"e.g. '- win_rate: {{strategy: NAME, at_least: 0.6}}'",
+            )
+        kind, args = next(iter(item.items()))
+        if kind not in KINDS:
+            raise doc.error(
+                (*path, kind),
+                f"unknown assertion{did_you_mean(str(kind), list(KINDS))}; "
+                f"assertions: {', '.join(KINDS)}",
+            )
+        out.append(KINDS[kind].parse(doc, (*path, kind), args, names))
+    return tuple(out)
+
+
+def _plain(cls: type[Assertion]) -> tuple[Any, ...]:
+    return cls.kind, {cls.kind: True}
 
 
 def _judge(low: float | None, high: float | None, ok_low: float, ok_high: float) -> str:
@@ -58,79 +272,8 @@ def _pct(iv: dict) -> str:
 
 
 def check(assertions: list[Assertion], summary: dict) -> list[Verdict]:
-    out: list[Verdict] = []
-    groups = summary.get("groups", [])
-    for assertion in assertions:
-        name = assertion.describe()
-        if assertion.kind == "no_errors":
-            errors = summary.get("totals", {}).get("errors", 0)
-            out.append(
-                Verdict(name, "pass" if errors == 0 else "fail", f"{errors} game(s) ended in error")
-            )
-            continue
-        if assertion.kind == "no_forfeits":
-            out.append(_no_forfeits(name, summary))
-            continue
-        for group in groups:
-            label = name if len(groups) == 1 else f"{name} [{group['label']}]"
-            out.append(_check_group(assertion, group, label))
-    return out
-
-
-def _no_forfeits(name: str, summary: dict) -> Verdict:
-    by_strategy = summary.get("forfeits") or {}
-    total = sum(sum(kinds.values()) for kinds in by_strategy.values())
-    detail = f"{total} game(s) forfeited"
-    if total:
-        detail += ": " + "; ".join(
-            f"{strategy} {', '.join(f'{k} {v}' for k, v in kinds.items())}"
-            for strategy, kinds in by_strategy.items()
-        )
-    return Verdict(name, "pass" if total == 0 else "fail", detail)
-
-
-def _check_group(assertion: Assertion, group: dict, label: str) -> Verdict:
-    a = assertion.args
-    if assertion.kind == "win_rate":
-        row = next((r for r in group.get("strategies", []) if r["name"] == a["strategy"]), None)
-        if row is None or not row.get("win_rate"):
-            return Verdict(label, "inconclusive", f"{a['strategy']} played no game here")
-        iv = row["win_rate"]
-        if "at_least" in a:
-            status = _judge(iv["low"], iv["high"], a["at_least"], 1.0)
-        else:
-            status = _judge(iv["low"], iv["high"], 0.0, a["at_most"])
-        return Verdict(label, status, f"win rate {_pct(iv)} over {iv['n']} games")
-    if assertion.kind == "elo_diff":
-        diffs = (group.get("ratings") or {}).get("differences", [])
-        row = next((d for d in diffs if d["a"] == a["a"] and d["b"] == a["b"]), None)
-        if row is None or row.get("estimate") is None:
-            return Verdict(label, "inconclusive", "no rating difference (not rated together)")
-        status = _judge(row["low"], row["high"], a["at_least"], float("inf"))
-        return Verdict(
-            label, status, f"{row['estimate']:+.0f} [{row['low']:+.0f}, {row['high']:+.0f}] Elo"
-        )
-    # seat_bias: every seat's share of decisive games within fair share ± x
-    seats = (group.get("seat_bias") or {}).get("seats", [])
-    if not seats:
-        return Verdict(label, "inconclusive", "no seat statistics in this group")
-    fair = 1.0 / len(seats)
-    statuses, parts = [], []
-    for seat in seats:
-        iv = seat.get("decisive_rate") or {}
-        statuses.append(
-            _judge(iv.get("low"), iv.get("high"), fair - a["within"], fair + a["within"])
-        )
-        if iv.get("estimate") is not None:
-            parts.append(f"{seat['label']} {_pct(iv)}")
-    status = (
-        "fail"
-        if "fail" in statuses
-        else "pass"
-        if all(s == "pass" for s in statuses)
-        else "inconclusive"
-    )
-    return Verdict(label, status, f"share of decisive games (fair {fair:.1%}): " + ", ".join(parts))
+    """Every assertion judged on ``summary`` (the report's summary, in memory)."""
+    return [verdict for assertion in assertions for verdict in assertion.judge(summary)]
 
 
 def from_stored(items: list[Any] | None) -> list[Assertion]:
@@ -138,11 +281,13 @@ def from_stored(items: list[Any] | None) -> list[Assertion]:
     out = []
     for item in items or []:
         ((kind, args),) = item.items()
-        out.append(Assertion(kind, dict(args)))
+        out.append(KINDS[kind](dict(args)))
     return out
 
 
-def report_assertions(assertions: list[Assertion], summary: dict, junit: str | None, echo) -> bool:
+def report_assertions(
+    assertions: list[Assertion], summary: dict, junit: str | None, echo: Callable[[str], Any]
+) -> bool:
     """Check, print one line each, write JUnit if asked; True if any assertion failed."""
     if not assertions:
         return False

@@ -6,16 +6,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from simcli.config import GateSpec
+from simcli.gate.spec import GateSpec
 from simcli.gate.sprt import SprtState, bounds, sprt
 from simcli.tournament.schedule import PairedSchedule
-from simcli.tournament.worker import Outcome
+from simcli.tournament.worker import GameResult
 
 PENTANOMIAL = ("LL", "LD", "DD+WL", "WD", "WW")
 TRINOMIAL = ("worse", "equal", "better")
 
 
-def game_share(outcome: Outcome, seat: int) -> float:
+def game_share(outcome: GameResult, seat: int) -> float:
     """The seat's result: its share of first place (1/k of k winners), 0.5 in a
     two-player draw; 0 for a loss or forfeit."""
     winners = outcome.winners
@@ -34,7 +34,7 @@ class GateObserver:
     spec: GateSpec
     schedule: PairedSchedule
     counts: list[int] = field(default_factory=list)
-    pending: dict[int, Outcome] = field(default_factory=dict)
+    pending: dict[int, GameResult] = field(default_factory=dict)
     pairs: int = 0
     skipped_pairs: int = 0  # pairs with a game lost to an error
     state: SprtState | None = None
@@ -57,7 +57,7 @@ class GateObserver:
     def done(self) -> bool:
         return self.decided_at is not None
 
-    def add(self, index: int, outcome: Outcome) -> None:
+    def add(self, index: int, outcome: GameResult) -> None:
         if self.done:
             return  # games in flight after the decision are logged, not counted
         pair = index // 2
@@ -80,7 +80,7 @@ class GateObserver:
         ):
             self.look()
 
-    def _bucket(self, pair: int, first: Outcome, second: Outcome) -> int:
+    def _bucket(self, pair: int, first: GameResult, second: GameResult) -> int:
         sched = self.schedule
         if sched.players == 2:  # candidate sits in seat 0 of the first game, 1 of the second
             total = game_share(first, 0) + game_share(second, 1)

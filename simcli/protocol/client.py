@@ -58,7 +58,7 @@ class _Client:
 
     def hello(self, message: dict[str, Any]) -> None:
         from simcli.games import load_game
-        from strategies.loader import load_strategy_class
+        from simcli.strategy import load_strategy_class
 
         if message.get("protocol") != PROTOCOL_VERSION:
             raise ProtocolError(

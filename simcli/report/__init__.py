@@ -9,7 +9,8 @@ Entry points (see :mod:`simcli.report.api`):
   correction="bh", source=None) -> str``
 - ``build_summary(records, *, run_info=None, ...) -> dict``
 - ``render(summary, fmt) -> str`` with fmt in text, markdown, json, csv
-- ``open_source(path) -> RunSource`` and ``iter_records(log)`` (:mod:`simcli.report.io`)
+- ``open_source(path) -> RunSource`` (:mod:`simcli.report.io`); the records themselves
+  come from :func:`simcli.records.read_records`
 """
 
 from __future__ import annotations

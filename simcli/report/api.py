@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +40,7 @@ def build_summary(
     """Stream ``records`` once and return the summary dict (``summary.json`` content).
 
     ``validate=False`` skips the per-record check when the records come from
-    :func:`simcli.report.io.iter_records`, which already validated them."""
+    :func:`simcli.records.read_records`, which already checked them."""
     agg = Aggregator(
         strategy_order=strategy_order(dict(run_info) if run_info else None), max_pending=max_pending
     )
@@ -56,7 +57,21 @@ def build_summary(
     )
 
 
-def write_report(
+@dataclass
+class Report:
+    """A report just written: its summary (``summary.json`` content, in memory) and its
+    text in the requested print format."""
+
+    summary: dict
+    text: str
+
+
+def write_report(records: Iterable[Mapping[str, Any]], out_dir: str | Path, **options: Any) -> str:
+    """:func:`produce_report` (same options), returning the printed text only."""
+    return produce_report(records, out_dir, **options).text
+
+
+def produce_report(
     records: Iterable[Mapping[str, Any]],
     out_dir: str | Path,
     *,
@@ -71,13 +86,13 @@ def write_report(
     source: str | None = None,
     max_pending: int = DEFAULT_MAX_PENDING,
     validate: bool = True,
-) -> str:
+) -> Report:
     """Compute the report from ``records`` (one pass) and write it into ``out_dir``.
 
     Always writes ``summary.json`` and ``report.md``; ``formats`` may add ``"csv"``
     (``summary.csv``) and ``"text"`` (``report.txt``). With ``plots`` the PNG files are
-    written too and linked from ``report.md``. Returns the report rendered in
-    ``print_format`` (text, markdown, json or csv) for printing.
+    written too and linked from ``report.md``. Returns the summary and the report
+    rendered in ``print_format`` (text, markdown, json or csv) for printing.
 
     Raises :class:`~simcli.errors.RecordError` for bad records and
     :class:`~simcli.report.io.ReportError` when ``out_dir`` cannot be written.
@@ -114,7 +129,7 @@ def write_report(
     wanted = dict.fromkeys(["json", "markdown", *formats])
     for fmt in wanted:
         _write(out / FILE_NAMES[fmt], render(summary, fmt))
-    return render(summary, print_format, detail=print_format != "text")
+    return Report(summary, render(summary, print_format, detail=print_format != "text"))
 
 
 def make_plots_safe(summary: dict, out: Path) -> list[dict]:
@@ -140,23 +155,18 @@ def _write(path: Path, text: str) -> None:
         raise ReportError(f"{path}: cannot write ({exc.strerror or exc})") from exc
 
 
-def report_run_folder(out_dir: str | Path, *, plots: bool = True) -> str:
+def report_run_folder(out_dir: str | Path, *, plots: bool = True) -> Report:
     """Write ``summary.json``, ``report.md`` (and plots) for the run in ``out_dir`` from its
-    ``games.jsonl`` and ``run.json``; return the compact text form. Used at the end of
+    ``games.jsonl`` and ``run.json``; return it (summary and compact text). Used at the end of
     ``simcli run`` (also after an interruption: the report then covers the games played)."""
-    import json
-
-    from simcli.report.io import iter_records
+    from simcli.records import read_records
+    from simcli.run_info import read_run_info
 
     out = Path(out_dir)
-    try:
-        run_info = json.loads((out / "run.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        run_info = None
-    return write_report(
-        iter_records(out / "games.jsonl"),
+    return produce_report(
+        read_records(out / "games.jsonl"),
         out,
-        run_info=run_info,
+        run_info=read_run_info(out),
         plots=plots,
         validate=False,
         source=str(out / "games.jsonl"),

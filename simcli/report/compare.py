@@ -20,7 +20,8 @@ from typing import Any
 from scipy.stats import fisher_exact
 
 from simcli.errors import RecordError
-from simcli.report.io import iter_records, open_source
+from simcli.records import read_records
+from simcli.report.io import open_source
 from simcli.stats.intervals import wilson_interval
 from simcli.stats.significance import adjust_pvalues
 
@@ -69,7 +70,7 @@ def read_run(path: str | Path) -> RunTallies:
     strategies: dict[str, Tally] = {}
     seats: dict[int, Tally] = {}
     count = 0
-    for record in iter_records(source.log):
+    for record in read_records(source.log):
         index = record["index"]
         if index in seen:
             raise RecordError(

@@ -28,6 +28,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from simcli.errors import RecordError
+from simcli.records import check
 from simcli.stats import records as R
 from simcli.stats.distribution import RunningMoments, StreamingDistribution
 
@@ -179,10 +180,10 @@ class Aggregator:
     def add(self, rec: dict, where: str | None = None, *, validate: bool = True) -> None:
         """Add one record. It is validated first (a bad record raises RecordError naming
         ``where``) unless ``validate=False`` says the caller already did
-        (:func:`simcli.report.io.iter_records` does)."""
+        (:class:`simcli.records.GameLog` does)."""
         self.records += 1
         if validate:
-            R.validate(rec, where or f"record {self.records}")
+            check(rec, where or f"record {self.records}")
         seats: list[str] = rec["seats"]
         n = len(seats)
         for name in seats:

@@ -20,7 +20,7 @@ from simcli import __version__
 from simcli.stats import wording as W
 from simcli.stats.aggregate import Aggregator, GroupTally, moments_of_counter
 from simcli.stats.distribution import counter_summary
-from simcli.stats.intervals import CI_METHOD_NAMES, CI_METHODS, Interval, binom_ci, t_interval
+from simcli.stats.intervals import CI_METHOD_NAMES, CI_METHODS, binom_ci, t_interval
 from simcli.stats.ratings import (
     AllTied,
     RatingFit,
@@ -130,10 +130,6 @@ def _stat(e: dict) -> str:
         name = "LR" if e["test"].startswith("likelihood") else "chi-square"
         return f" ({name} = {e['statistic']:.2f}, df = {W.num(e.get('df'))})"
     return ""
-
-
-def _iv(x: Interval) -> dict:
-    return x.to_dict()
 
 
 def _points(dist, confidence: float) -> dict:

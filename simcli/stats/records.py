@@ -1,5 +1,5 @@
-"""What one game record means for the statistics: validation, points shares, finishing
-ranks and game length. Pure functions on the record dict (schema 1).
+"""What one game record means for the statistics: points shares, finishing ranks and game
+length. Pure functions on the record dict (schema 1; checked by :func:`simcli.records.check`).
 
 Outcome conventions (documented in docs/statistics.md):
 
@@ -12,61 +12,6 @@ Outcome conventions (documented in docs/statistics.md):
 """
 
 from __future__ import annotations
-
-from typing import Any
-
-from simcli.errors import RecordError
-
-SCHEMA = 1
-TERMINATIONS = ("normal", "move_limit", "forfeit", "error")
-FORFEIT_KINDS = ("illegal_move", "exception", "timeout")
-
-
-def _is_number(x: Any) -> bool:
-    return isinstance(x, (int, float)) and not isinstance(x, bool)
-
-
-def validate(rec: Any, where: str) -> None:
-    """Raise :class:`RecordError` (prefixed with ``where``) unless ``rec`` is a usable
-    schema-1 game record."""
-    if not isinstance(rec, dict):
-        raise RecordError(f"{where}: a game record must be a JSON object, got {type(rec).__name__}")
-    if "schema" not in rec:
-        raise RecordError(f"{where}: not a game record (no 'schema' key)")
-    if rec["schema"] != SCHEMA:
-        raise RecordError(
-            f"{where}: unknown record schema {rec['schema']!r}; this simcli reads schema {SCHEMA}"
-        )
-    seats = rec.get("seats")
-    if not isinstance(seats, list) or not seats or not all(isinstance(s, str) for s in seats):
-        raise RecordError(f"{where}: 'seats' must be a non-empty list of strategy names")
-    n = len(seats)
-    term = rec.get("termination")
-    if term not in TERMINATIONS:
-        raise RecordError(
-            f"{where}: unknown termination {term!r}; expected one of {', '.join(TERMINATIONS)}"
-        )
-    winners = rec.get("winners")
-    if (
-        not isinstance(winners, list)
-        or not all(isinstance(w, int) and not isinstance(w, bool) and 0 <= w < n for w in winners)
-        or len(set(winners)) != len(winners)
-    ):
-        raise RecordError(f"{where}: 'winners' must be a list of distinct seat numbers 0..{n - 1}")
-    scores = rec.get("scores")
-    if scores is not None and (
-        not isinstance(scores, list) or len(scores) != n or not all(_is_number(x) for x in scores)
-    ):
-        raise RecordError(f"{where}: 'scores' must be null or a list of {n} numbers")
-    moves = rec.get("moves")
-    if moves is not None and not isinstance(moves, list):
-        raise RecordError(f"{where}: 'moves' must be a list")
-    variant = rec.get("variant")
-    if variant is not None and not isinstance(variant, str):
-        raise RecordError(f"{where}: 'variant' must be a string")
-    game = rec.get("game")
-    if game is not None and not isinstance(game, str):
-        raise RecordError(f"{where}: 'game' must be a string")
 
 
 def seat_scores(n: int, winners: list[int]) -> list[float]:

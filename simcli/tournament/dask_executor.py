@@ -21,6 +21,7 @@ from collections.abc import Iterator
 
 from simcli.config import Config
 from simcli.errors import SimcliError
+from simcli.tournament.schedule import PairedSchedule, Schedule
 from simcli.tournament.worker import Chunk, ChunkPlayer, lost_game_record, pack
 
 log = logging.getLogger("simcli.dask")
@@ -33,12 +34,14 @@ def _config_key(config: Config) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def play_range_remote(config: Config, key: str, start: int, stop: int) -> Chunk:
+def play_range_remote(
+    config: Config, schedule: Schedule | PairedSchedule, key: str, start: int, stop: int
+) -> Chunk:
     """Runs on a Dask worker (one player per thread: move clocks are per thread)."""
     slot = (key, threading.get_ident())
     player = _PLAYERS.get(slot)
     if player is None:
-        player = _PLAYERS[slot] = ChunkPlayer(config)
+        player = _PLAYERS[slot] = ChunkPlayer(config, schedule)
     return player.play(start, stop)
 
 
@@ -53,7 +56,7 @@ def close_players(key: str) -> int:
 
 
 class DaskExecutor:
-    def __init__(self, config: Config, client=None):
+    def __init__(self, config: Config, schedule: Schedule | PairedSchedule, client=None):
         try:
             from distributed import Client
         except ImportError:
@@ -61,6 +64,7 @@ class DaskExecutor:
                 "the dask executor needs Dask distributed: pip install 'simcli[dask]'"
             ) from None
         self.config = config
+        self.schedule = schedule
         self.affected: list[tuple[int, str]] = []
         self.stopping = False
         self.ranges: dict[str, tuple[int, int]] = {}  # future key -> range
@@ -111,13 +115,14 @@ class DaskExecutor:
             return
         log.error("game %d: %s; recorded as error", start, why)
         self.affected.append((start, f"{why}; recorded as error"))
-        line, outcome = lost_game_record(self.config, start, "worker_died", why)
+        line, outcome = lost_game_record(self.config, self.schedule, start, "worker_died", why)
         yield pack(start, [line], [outcome])
 
     def _submit(self, start: int, stop: int):
         future = self.client.submit(
             play_range_remote,
             self.config,
+            self.schedule,
             self.key,
             start,
             stop,

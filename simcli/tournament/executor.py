@@ -1,9 +1,4 @@
-"""The executor seam: how ranges of the schedule get played.
-
-Every executor has ``run(ranges) -> Iterator[Chunk]`` (chunks may arrive in any order;
-the runner writes them in schedule order), ``stop()`` (dispatch nothing more, let
-in-flight work finish) and ``close()``. ``affected`` lists games that needed a retry or
-were lost to a dying worker.
+"""The executor seam: how ranges of the schedule get played (:class:`Executor`).
 
 * ``InProcess`` — ``--workers 0``: plays in the calling process (debugging, profiling).
 * ``LocalPool`` (``pool.py``) — forked worker processes; the default.
@@ -13,9 +8,32 @@ were lost to a dying worker.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Protocol, runtime_checkable
 
 from simcli.config import Config
+from simcli.tournament.schedule import PairedSchedule, Schedule
 from simcli.tournament.worker import Chunk, ChunkPlayer, pack
+
+
+@runtime_checkable
+class Executor(Protocol):
+    """What the runner needs of an executor."""
+
+    #: Games that needed a retry or were lost to a dying worker: ``(index, what)``.
+    affected: list[tuple[int, str]]
+
+    def run(self, ranges: Iterator[tuple[int, int]]) -> Iterator[Chunk]:
+        """Play the ranges; chunks may arrive in any order (the runner writes them in
+        schedule order)."""
+        ...
+
+    def stop(self) -> None:
+        """Dispatch nothing more; let the games in flight finish."""
+        ...
+
+    def close(self) -> None:
+        """Release workers, processes and connections."""
+        ...
 
 
 def chunk_ranges(start: int, total: int, size: int) -> Iterator[tuple[int, int]]:
@@ -29,8 +47,8 @@ def default_chunk_size(total: int, workers: int) -> int:
 
 
 class InProcess:
-    def __init__(self, config: Config):
-        self.player = ChunkPlayer(config)
+    def __init__(self, config: Config, schedule: Schedule | PairedSchedule):
+        self.player = ChunkPlayer(config, schedule)
         self.stopping = False
         self.affected: list[tuple[int, str]] = []
 
@@ -52,13 +70,13 @@ class InProcess:
         self.player.close()
 
 
-def make_executor(config: Config, workers: int):
+def make_executor(config: Config, schedule: Schedule | PairedSchedule, workers: int) -> Executor:
     if config.executor == "dask":
         from simcli.tournament.dask_executor import DaskExecutor
 
-        return DaskExecutor(config)
+        return DaskExecutor(config, schedule)
     if workers == 0:
-        return InProcess(config)
+        return InProcess(config, schedule)
     from simcli.tournament.pool import LocalPool
 
-    return LocalPool(config, workers)
+    return LocalPool(config, schedule, workers)

@@ -36,7 +36,8 @@ def check_output(out: Path, force: bool) -> None:
 
 
 def prepare_output(out: Path, force: bool) -> None:
-    check_output(out, force)
+    """Create ``out`` (the caller checked it with :func:`check_output`); with ``force``
+    remove the files of an earlier run."""
     out.mkdir(parents=True, exist_ok=True)
     if force:
         for name in RUN_FILES:

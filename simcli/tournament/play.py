@@ -21,12 +21,12 @@ from typing import Any, NamedTuple
 from simcli.frozen import freeze, thaw
 from simcli.game import CHANCE, TERMINAL, Game, IllegalMoveError, State
 from simcli.moves import IllegalAnswer, copy_move, find_move
-from simcli.records import SCHEMA_VERSION
+from simcli.records import Record, new_record
 from simcli.seeding import chance_rng, derive_seed, seat_rng
+from simcli.strategy import Strategy
 from simcli.tournament.clock import MoveTimeout, NoClock, is_stop_request
 from simcli.tournament.faults import Forfeit, GameError, describe, trace_of
 from simcli.tournament.remote import RemoteSeat, RemoteSeatFactory
-from strategies.base import Strategy
 
 log = logging.getLogger("simcli.play")
 
@@ -50,16 +50,16 @@ class Ask(NamedTuple):
     legal: list[Any]
 
 
-GamePlay = Generator[Ask, Any, dict[str, Any]]
+GamePlay = Generator[Ask, Any, Record]
 
 
-def play_game(*args: Any, **kwargs: Any) -> dict[str, Any]:
+def play_game(*args: Any, **kwargs: Any) -> Record:
     """Play one game alone, waiting for each strategy process in turn, and return its
     record (a dict in the documented key order). The arguments are :func:`game_play`'s."""
     return drive(game_play(*args, **kwargs))
 
 
-def drive(play: GamePlay) -> dict[str, Any]:
+def drive(play: GamePlay) -> Record:
     """Run one game to its end, asking each strategy process in turn and waiting."""
     try:
         ask = next(play)
@@ -93,18 +93,11 @@ def game_play(
     referee's)."""
     players = len(seats)
     rng = chance_rng(seed)
-    moves: list[Any] = []
     # The record's options are a plain copy; the state gets a read-only one. Neither is
     # the caller's object, so no game can change what a later game is played with.
     rules_options = freeze(options)
-    record: dict[str, Any] = {
-        "schema": SCHEMA_VERSION,
-        "game": game.id,
-        "options": thaw(rules_options),
-    }
-    if variant is not None:
-        record["variant"] = variant
-    record.update(index=index, seed=seed, seats=list(seats), setup=None, moves=moves)
+    record = new_record(game.id, thaw(rules_options), index, seed, seats, variant)
+    moves = record["moves"]
     state: State | None = None
     players_: list[Any] = []
     try:
@@ -162,11 +155,11 @@ def game_play(
 
 
 def _finish(
-    record: dict[str, Any],
+    record: Record,
     state: State | None,
     detail: dict[str, Any] | None,
     players: list[Any],
-) -> dict[str, Any]:
+) -> Record:
     try:
         record["final_hash"] = state.final_hash() if state is not None else None
     except Exception:  # a broken state cannot be hashed; the record says error already

@@ -26,7 +26,8 @@ from multiprocessing.connection import Connection, wait
 
 from simcli.config import Config
 from simcli.protocol.sandbox import die_with_parent
-from simcli.tournament.worker import Chunk, ChunkPlayer, lost_game_record, pack
+from simcli.tournament.schedule import PairedSchedule, Schedule
+from simcli.tournament.worker import Chunk, ChunkPlayer, WorkerStatus, lost_game_record, pack
 
 log = logging.getLogger("simcli.pool")
 
@@ -35,20 +36,22 @@ QUEUED = 2  # ranges a worker holds at once: the one it plays and the next
 HANG_GRACE = 2.0  # seconds past the move limit before a worker is stopped
 
 
-def _worker_main(config: Config, conn: Connection, status) -> None:
+def _worker_main(
+    config: Config, schedule: Schedule | PairedSchedule, conn: Connection, status: WorkerStatus
+) -> None:
     # The parent decides how a run stops: workers ignore Ctrl-C and SIGTERM (inherited
     # from the terminal's process group) and check the stop flag between games.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     die_with_parent()
-    player = ChunkPlayer(config, status)
+    player = ChunkPlayer(config, schedule, status)
     try:
         _serve(player, conn, status)
     finally:
         player.close()
 
 
-def _serve(player: ChunkPlayer, conn: Connection, status) -> None:
+def _serve(player: ChunkPlayer, conn: Connection, status: WorkerStatus) -> None:
     while True:
         task = conn.recv()
         if task is None:
@@ -57,7 +60,7 @@ def _serve(player: ChunkPlayer, conn: Connection, status) -> None:
         lines, outcomes, first = [], [], start
         last_flush = time.monotonic()
         games = player.play_range(start, stop)
-        for line, outcome in games if not status[2] else ():
+        for line, outcome in games if not status.stopping else ():
             lines.append(line)
             outcomes.append(outcome)
             if time.monotonic() - last_flush >= FLUSH_SECONDS:
@@ -65,7 +68,7 @@ def _serve(player: ChunkPlayer, conn: Connection, status) -> None:
                 first += len(outcomes)
                 lines, outcomes = [], []
                 last_flush = time.monotonic()
-            if status[2]:  # the parent is stopping: keep what is played, end the range
+            if status.stopping:  # the parent is stopping: keep what is played, end the range
                 games.close()
                 break
         if outcomes:
@@ -74,13 +77,12 @@ def _serve(player: ChunkPlayer, conn: Connection, status) -> None:
 
 
 class _Worker:
-    def __init__(self, ctx, config: Config, number: int):
-        # [game being played, start of the current move, stop flag]
-        self.status = ctx.Array("d", [-1.0, 0.0, 0.0], lock=False)
+    def __init__(self, ctx, config: Config, schedule: Schedule | PairedSchedule, number: int):
+        self.status = WorkerStatus(ctx)
         self.conn, child = ctx.Pipe()
         self.process = ctx.Process(
             target=_worker_main,
-            args=(config, child, self.status),
+            args=(config, schedule, child, self.status),
             name=f"worker-{number}",
             daemon=True,
         )
@@ -95,8 +97,8 @@ class _Worker:
         sentinel, and the task is not its own)."""
         idle = not self.tasks
         if idle:  # this range is played at once; reset the status before it starts
-            self.status[0] = float(task[0])
-            self.status[1] = 0.0
+            self.status.game = task[0]
+            self.status.move_started = 0.0
         try:
             self.conn.send(task)
         except OSError:  # it died since we last looked
@@ -128,8 +130,9 @@ class LocalPool:
     """Executor over forked worker processes; yields :class:`Chunk` objects as they
     arrive (not in schedule order: the runner reorders them)."""
 
-    def __init__(self, config: Config, workers: int):
+    def __init__(self, config: Config, schedule: Schedule | PairedSchedule, workers: int):
         self.config = config
+        self.schedule = schedule
         self.ctx = multiprocessing.get_context("fork")
         self.limit = config.move_time_limit
         self.size = workers
@@ -142,9 +145,9 @@ class LocalPool:
 
     def _spawn(self) -> _Worker:
         self.spawned += 1
-        worker = _Worker(self.ctx, self.config, self.spawned)
+        worker = _Worker(self.ctx, self.config, self.schedule, self.spawned)
         if self.stopping:
-            worker.status[2] = 1.0
+            worker.status.request_stop()
         self.workers.append(worker)
         return worker
 
@@ -152,7 +155,7 @@ class LocalPool:
         """Dispatch nothing more; every worker finishes the game it is playing."""
         self.stopping = True
         for worker in self.workers:
-            worker.status[2] = 1.0
+            worker.status.request_stop()
 
     def run(self, ranges: Iterator[tuple[int, int]]) -> Iterator[Chunk]:
         for _ in range(self.size):
@@ -212,7 +215,7 @@ class LocalPool:
     def _stop_hung(self, busy: list[_Worker]) -> None:
         now = time.monotonic()
         for worker in busy:
-            started = worker.status[1]
+            started = worker.status.move_started
             overdue = started and now - started > self.limit + HANG_GRACE
             if worker.tasks and overdue and not worker.stopped_for:
                 worker.stopped_for = (
@@ -231,7 +234,7 @@ class LocalPool:
     def _replace(self, worker: _Worker, kind: str, why: str) -> Iterator[Chunk]:
         start, stop = worker.tasks.popleft()
         never_started = list(worker.tasks)  # queued behind the range it was playing
-        culprit = int(worker.status[0])  # the game it was playing (shared memory)
+        culprit = worker.status.game  # the game it was playing (shared memory)
         self._swap(worker)
         if worker.received >= stop:  # it died after sending every game: nothing is lost
             self.retries.extend(never_started)
@@ -246,7 +249,7 @@ class LocalPool:
         if culprit in self.retried:
             log.error("game %d: %s again; recorded as error", culprit, why)
             self.affected.append((culprit, f"{why}; recorded as error"))
-            line, outcome = lost_game_record(self.config, culprit, kind, why)
+            line, outcome = lost_game_record(self.config, self.schedule, culprit, kind, why)
             yield pack(culprit, [line], [outcome])
         else:
             log.warning("game %d: %s; retrying it once", culprit, why)

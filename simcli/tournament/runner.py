@@ -25,10 +25,18 @@ from typing import Any
 
 from simcli import __version__
 from simcli.config import Config
-from simcli.errors import SimcliError
+from simcli.errors import RecordError, SimcliError
+from simcli.records import BadLine, GameLog
+from simcli.run_info import RUN_INFO, read_run_info
 from simcli.tournament.clock import StopNow, stop_now
-from simcli.tournament.executor import chunk_ranges, default_chunk_size, make_executor
+from simcli.tournament.executor import (
+    Executor,
+    chunk_ranges,
+    default_chunk_size,
+    make_executor,
+)
 from simcli.tournament.output import check_output, prepare_output, write_json_atomic
+from simcli.tournament.schedule import PairedSchedule, Schedule, schedule_for
 from simcli.tournament.tally import Tally
 from simcli.tournament.worker import Chunk, check_strategy_processes
 
@@ -63,7 +71,7 @@ class _Stopper:
     aborts. Handlers are restored on exit."""
 
     def __init__(self) -> None:
-        self.executor = None
+        self.executor: Executor | None = None
         self.requested = 0
         self._saved: dict[int, Any] = {}
 
@@ -99,26 +107,29 @@ def run_tournament(
     verbose: bool = False,
     chunk_size: int | None = None,
     observer: Any = None,
+    schedule: Schedule | PairedSchedule | None = None,
 ) -> RunResult:
     """Play every game of ``config`` (or, with ``resume``, every game missing from
     ``out``) into ``out``. ``observer`` (optional) sees every game's outcome in schedule
     order through ``add(index, outcome)``; when its ``done`` becomes true no more games are
-    dispatched, and its ``status()`` text is shown beside the progress bar."""
+    dispatched, and its ``status()`` text is shown beside the progress bar. ``schedule``
+    (default: built from ``config``) is handed to whatever plays the games."""
     from simcli.logsetup import open_run_log
 
-    total = config.schedule().total
+    schedule = schedule if schedule is not None else schedule_for(config)
+    total = schedule.total
     workers = config.workers
     tally = Tally()
     if resume:
-        start, run_info = prepare_resume(config, out, tally)
+        start, run_info = prepare_resume(config, schedule, out, tally)
         if start >= total:  # nothing to play: leave the finished run as it is
             return RunResult(out=out, tally=tally, seconds=0.0, total=total, resumed_from=start)
     else:
-        check_output(out, force)
+        check_output(out, force)  # the one check, before anything starts or is written
     # Start strategy programs and connect to the cluster before anything is written: a
     # strategy that cannot start or an unreachable scheduler leaves no half-made folder.
     check_strategy_processes(config, programs_only=True)
-    executor = make_executor(config, workers)
+    executor = make_executor(config, schedule, workers)
     if not resume:
         try:
             prepare_output(out, force)
@@ -135,7 +146,7 @@ def run_tournament(
             "started": datetime.now(UTC).isoformat(timespec="seconds"),
         }
     run_info["status"] = "running"
-    write_json_atomic(out / "run.json", run_info)
+    write_json_atomic(out / RUN_INFO, run_info)
     run_log = open_run_log(
         out / "run.log", verbose=verbose, use_mp=workers > 0 and config.executor == "local"
     )
@@ -165,7 +176,7 @@ def run_tournament(
                         ready = held.pop(next_index)
                         sink.write(ready.lines)
                         for offset, outcome in enumerate(ready.outcomes):
-                            tally.add(*outcome)
+                            tally.add(outcome.termination)
                             if observer is not None:
                                 observer.add(ready.start + offset, outcome)
                         next_index = ready.stop
@@ -188,7 +199,7 @@ def run_tournament(
         seconds = time.perf_counter() - started
         played = tally.games
         log.info("run %s: %d games in %.2f s", status, played, seconds)
-        affected = list(getattr(executor, "affected", []))
+        affected = list(executor.affected)
         run_info.update(
             status=status,
             finished=datetime.now(UTC).isoformat(timespec="seconds"),
@@ -207,7 +218,7 @@ def run_tournament(
         )
         if start:
             run_info.setdefault("resumed", []).append({"at": start})
-        write_json_atomic(out / "run.json", run_info)
+        write_json_atomic(out / RUN_INFO, run_info)
         run_log.close()
     return RunResult(
         out=out,
@@ -220,20 +231,24 @@ def run_tournament(
     )
 
 
-def prepare_resume(config: Config, out: Path, tally: Tally) -> tuple[int, dict[str, Any]]:
-    """Check that ``out`` holds an earlier run of this config; drop a truncated last
-    line; tally the games already played. Returns the first missing index and the old
-    run.json contents."""
-    info_path, log_path = out / "run.json", out / "games.jsonl"
-    if not info_path.is_file() or not log_path.is_file():
+def prepare_resume(
+    config: Config, schedule: Schedule | PairedSchedule, out: Path, tally: Tally
+) -> tuple[int, dict[str, Any]]:
+    """Check that ``out`` holds an earlier run of this config; drop an unterminated last
+    line (an interrupted write); tally the games already played. Returns the first
+    missing index and the old run.json contents. Any other bad line stops the resume."""
+    log_path = out / "games.jsonl"
+    try:
+        info = read_run_info(out)
+    except RecordError as exc:
+        raise ResumeError(str(exc)) from None
+    if info is None or not log_path.is_file():
         raise ResumeError(
             f"{out}: nothing to resume (no run.json and games.jsonl); run without --resume"
         )
-    try:
-        info = json.loads(info_path.read_text())
-        stored = info["config"]
-    except (ValueError, KeyError, TypeError):
-        raise ResumeError(f"{info_path}: not a simcli run.json") from None
+    if "config" not in info:
+        raise ResumeError(f"{out / RUN_INFO}: not a simcli run.json (no config)")
+    stored = info["config"]
     changed = config.differences(stored)
     if changed:
         parts = [
@@ -244,32 +259,33 @@ def prepare_resume(config: Config, out: Path, tally: Tally) -> tuple[int, dict[s
             f"{out}: the config changed since this run started ({'; '.join(parts)}); "
             f"resume with the same config, or start a new run with --force"
         )
-    total = config.schedule().total
+    total = schedule.total
     good_bytes = 0
     index = 0
     sources: dict[str | None, dict[str, Any] | None] = {}
-    with log_path.open("rb") as handle:
-        for raw in handle:
-            if not raw.endswith(b"\n"):
-                break
-            try:
-                record = json.loads(raw)
-            except ValueError:
-                break
-            if not isinstance(record, dict) or record.get("index") != index:
-                raise ResumeError(
-                    f"{log_path}: line {index + 1} is not game {index}; the log is not a "
-                    f"prefix of this run's schedule and cannot be resumed"
-                )
-            _check_game_source(config, record, sources, log_path, index)
-            tally.add(record["seats"], record["winners"], record["scores"], record["termination"])
-            good_bytes += len(raw)
-            index += 1
+    for line in GameLog(log_path).lines():
+        if not line.terminated:
+            break
+        record = line.item
+        if isinstance(record, BadLine):
+            raise ResumeError(
+                f"{log_path}: {record.message}; a resumed log must be a clean prefix of the "
+                f"run: remove that line and the ones after it, or start a new run with --force"
+            )
+        if record["index"] != index:
+            raise ResumeError(
+                f"{log_path}: line {line.lineno} is not game {index}; the log is not a "
+                f"prefix of this run's schedule and cannot be resumed"
+            )
+        _check_game_source(config, record, sources, log_path, index)
+        tally.add(record["termination"])
+        good_bytes = line.end
+        index += 1
     size = log_path.stat().st_size
     if size > good_bytes:
         print(
             f"{log_path}: keeping games 0..{index - 1}; dropping line {index + 1} and after "
-            f"({size - good_bytes} bytes: an incomplete or unreadable line); those games "
+            f"({size - good_bytes} bytes: an incomplete last line); those games "
             f"are played again",
             file=sys.stderr,
         )

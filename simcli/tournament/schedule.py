@@ -19,11 +19,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import combinations
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
+from simcli.formats import FORMATS, rotations_for
 from simcli.seeding import derive_seed
 
-FORMATS = ("round_robin", "gauntlet", "self_play", "solo")
+if TYPE_CHECKING:
+    from simcli.config import Config
+
+__all__ = [
+    "FORMATS",
+    "GameSpec",
+    "PairedSchedule",
+    "Schedule",
+    "build_schedule",
+    "rotations_for",
+    "schedule_for",
+]
 
 
 class GameSpec(NamedTuple):  # a tuple: built once per game, so it should be cheap
@@ -71,13 +83,6 @@ class Schedule:
 
     def __iter__(self):
         return (self.spec(i) for i in range(self.total))
-
-
-def rotations_for(fmt: str, players: int) -> int:
-    """How many games of a round share one seed (and so how ``games`` must divide)."""
-    if fmt in ("self_play", "solo"):
-        return 1
-    return players
 
 
 def build_schedule(
@@ -146,11 +151,32 @@ class PairedSchedule:
             seats = tuple(others[:seat] + [tested] + others[seat:])
         return GameSpec(index=index, seed=seed, seats=seats)
 
-    def tested_seat(self, spec: GameSpec) -> int:
-        """The seat of the candidate or baseline in game ``spec``."""
-        if self.players == 2:
-            return spec.seats.index(self.candidate if spec.index % 2 == 0 else self.baseline)
-        return (spec.index // 2) % self.players
-
     def __iter__(self):
         return (self.spec(i) for i in range(self.total))
+
+
+def schedule_for(config: Config) -> Schedule | PairedSchedule:
+    """The schedule of a validated config: the gate's paired schedule when the config is
+    run as a gate (``config.gating``), else the one of its ``format``. Built once per run
+    (by the runner, or the command that starts it) and handed to whatever plays games."""
+    if config.gating and config.gate is not None:
+        g = config.gate
+        names = [s.name for s in config.strategies]
+        field = tuple(n for n in names if n not in (g.candidate, g.baseline))
+        return PairedSchedule(
+            g.candidate,
+            g.baseline,
+            field or (g.baseline,),
+            config.players,
+            g.max_games // 2,
+            config.seed,
+        )
+    return build_schedule(
+        config.format,
+        [s.name for s in config.strategies],
+        config.players,
+        config.games,
+        config.seed,
+        candidate=config.candidate,
+        variants=tuple(v.name for v in config.variants) or (None,),
+    )

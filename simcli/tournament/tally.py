@@ -16,8 +16,8 @@ class Tally:
     games: int = 0
     terminations: Counter = field(default_factory=Counter)
 
-    def add(self, seats, winners, scores, termination: str) -> None:
-        """Count one game (the arguments are a worker's ``Outcome`` fields)."""
+    def add(self, termination: str) -> None:
+        """Count one game that ended with ``termination``."""
         self.games += 1
         self.terminations[termination] += 1
 

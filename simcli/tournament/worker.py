@@ -10,8 +10,9 @@ from functools import partial
 from typing import Any, NamedTuple
 
 from simcli.config import Config
-from simcli.records import SCHEMA_VERSION, dumps
+from simcli.records import Record, dumps, new_record
 from simcli.seeding import chance_rng, derive_seed
+from simcli.strategy import load_strategy_class
 from simcli.tournament.clock import make_clock
 from simcli.tournament.interleave import WINDOW, Job, interleave
 from simcli.tournament.play import GamePlay, StrategyFactory, drive, game_play
@@ -21,11 +22,10 @@ from simcli.tournament.remote import (
     parse_command,
     python_client_command,
 )
-from simcli.tournament.schedule import Schedule
-from strategies.loader import load_strategy_class
+from simcli.tournament.schedule import PairedSchedule, Schedule
 
 
-class Outcome(NamedTuple):
+class GameResult(NamedTuple):
     """What the parent tallies of one game."""
 
     seats: list[str]
@@ -34,13 +34,49 @@ class Outcome(NamedTuple):
     termination: str
 
 
+class WorkerStatus:
+    """What a pool worker and the parent share (a small shared-memory array, no lock:
+    each field has one writer at a time): the game the worker is playing, when its current
+    move started (0: no move under way), and the parent's request to stop."""
+
+    __slots__ = ("_values",)
+    _GAME, _MOVE_STARTED, _STOP = range(3)
+
+    def __init__(self, ctx: Any):
+        self._values = ctx.Array("d", [-1.0, 0.0, 0.0], lock=False)
+
+    @property
+    def game(self) -> int:
+        return int(self._values[self._GAME])
+
+    @game.setter
+    def game(self, index: int) -> None:
+        self._values[self._GAME] = float(index)
+
+    @property
+    def move_started(self) -> float:
+        """``time.monotonic()`` when the current move started; 0.0 between moves."""
+        return self._values[self._MOVE_STARTED]
+
+    @move_started.setter
+    def move_started(self, when: float) -> None:
+        self._values[self._MOVE_STARTED] = when
+
+    @property
+    def stopping(self) -> bool:
+        return self._values[self._STOP] != 0.0
+
+    def request_stop(self) -> None:
+        self._values[self._STOP] = 1.0
+
+
 class Chunk(NamedTuple):
     """Played games ``start .. start + len(outcomes) - 1`` of the schedule: the record
-    lines (joined, newline-terminated, in index order) and one :class:`Outcome` each."""
+    lines (joined, newline-terminated, in index order) and one :class:`GameResult` each."""
 
     start: int
     lines: str
-    outcomes: list[Outcome]
+    outcomes: list[GameResult]
 
     @property
     def stop(self) -> int:
@@ -50,9 +86,14 @@ class Chunk(NamedTuple):
 class ChunkPlayer:
     """Plays index ranges of one config's schedule."""
 
-    def __init__(self, config: Config, status: Any = None):
+    def __init__(
+        self,
+        config: Config,
+        schedule: Schedule | PairedSchedule,
+        status: WorkerStatus | None = None,
+    ):
         self.config = config
-        self.schedule: Schedule = config.schedule()
+        self.schedule = schedule
         # Per variant: the rules (a variant may be a plug-in subclass), the game object
         # strategies are handed, and, for plug-in games only, where the rules came from
         # (added to the records; see add_game_source).
@@ -81,23 +122,23 @@ class ChunkPlayer:
             strategy_game=self.strategy_games[spec.variant],
         )
 
-    def record(self, index: int) -> dict[str, Any]:
+    def record(self, index: int) -> Record:
         """Play game ``index`` alone and return its record."""
         if self.status is not None:
-            self.status[0] = index
+            self.status.game = index
         return drive(self.game_play(index))
 
-    def line(self, record: dict[str, Any]) -> tuple[str, Outcome]:
+    def line(self, record: Record) -> tuple[str, GameResult]:
         add_game_source(record, self.sources[record.get("variant")])
-        outcome = Outcome(
+        outcome = GameResult(
             record["seats"], record["winners"], record["scores"], record["termination"]
         )
         return dumps(record), outcome
 
-    def play_one(self, index: int) -> tuple[str, Outcome]:
+    def play_one(self, index: int) -> tuple[str, GameResult]:
         return self.line(self.record(index))
 
-    def play_range(self, start: int, stop: int) -> Iterator[tuple[str, Outcome]]:
+    def play_range(self, start: int, stop: int) -> Iterator[tuple[str, GameResult]]:
         """Games ``start .. stop - 1`` in order: several at once when every strategy
         process can interleave games and no move time limit applies (see
         ``interleave.py``), else one at a time."""
@@ -185,7 +226,7 @@ def check_strategy_processes(config: Config, programs_only: bool = False) -> Non
                 raise StrategyLoadError(f"strategy '{name}': {exc}") from None
 
 
-def pack(start: int, lines: list[str], outcomes: list[Outcome]) -> Chunk:
+def pack(start: int, lines: list[str], outcomes: list[GameResult]) -> Chunk:
     return Chunk(start, "".join(line + "\n" for line in lines), outcomes)
 
 
@@ -193,7 +234,7 @@ class _TrackedClock:
     """Wraps a clock and publishes when the current move started (shared memory read
     by the parent to stop a worker whose strategy never returns)."""
 
-    def __init__(self, inner: Any, status: Any):
+    def __init__(self, inner: Any, status: WorkerStatus):
         self.inner = inner
         self.status = status
 
@@ -209,18 +250,19 @@ class _TrackedMove:
         self.inner = clock.inner.move()
 
     def __enter__(self):
-        self.clock.status[1] = time.monotonic()
+        self.clock.status.move_started = time.monotonic()
         return self.inner.__enter__()
 
     def __exit__(self, *exc) -> None:
-        self.clock.status[1] = 0.0
+        self.clock.status.move_started = 0.0
         self.inner.__exit__(*exc)
 
 
-def lost_game_record(config: Config, index: int, kind: str, message: str) -> tuple[str, Outcome]:
+def lost_game_record(
+    config: Config, schedule: Schedule | PairedSchedule, index: int, kind: str, message: str
+) -> tuple[str, GameResult]:
     """The record of a game that could not be played (its worker died twice): setup
     sampled as usual, no moves, termination ``error``."""
-    schedule = config.schedule()
     spec = schedule.spec(index)
     game = config.game_for(spec.variant)
     options = config.options_for(spec.variant)
@@ -229,26 +271,14 @@ def lost_game_record(config: Config, index: int, kind: str, message: str) -> tup
     except Exception:  # a game whose setup fails is reported by that message already
         setup = None
         message += "\n" + traceback.format_exc(limit=1)
-    record: dict[str, Any] = {"schema": SCHEMA_VERSION, "game": game.id, "options": options}
-    if spec.variant is not None:
-        record["variant"] = spec.variant
-    record.update(
-        index=index,
-        seed=spec.seed,
-        seats=list(spec.seats),
-        setup=setup,
-        moves=[],
-        scores=None,
-        winners=[],
-        termination="error",
-        final_hash=None,
-        detail={"kind": kind, "message": message},
-    )
+    record = new_record(game.id, options, index, spec.seed, spec.seats, spec.variant)
+    record["setup"] = setup
+    record["detail"] = {"kind": kind, "message": message}
     add_game_source(record, config.game_source_for(spec.variant))
-    return dumps(record), Outcome(list(spec.seats), [], None, "error")
+    return dumps(record), GameResult(list(spec.seats), [], None, "error")
 
 
-def add_game_source(record: dict[str, Any], source: dict[str, Any] | None) -> None:
+def add_game_source(record: Record, source: dict[str, Any] | None) -> None:
     """A plug-in game's record ends with ``game_source`` (where the rules came from and
     their fingerprint); records of built-in games are left as they were."""
     if source is not None:

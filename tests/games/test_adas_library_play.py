@@ -191,7 +191,8 @@ def test_render_and_snapshot() -> None:
 
 def test_heuristic_registered_and_params() -> None:
     assert BUILTIN["adas_heuristic"] == "strategies.adas_heuristic:AdasHeuristic"
-    assert AdasHeuristic().params() == {"follow_up": 0.9, "spite": 0.5, "spare": 0.05}
+    h = AdasHeuristic()
+    assert (h.follow_up, h.spite, h.spare) == (0.9, 0.5, 0.05)
     with pytest.raises(ValueError, match="spite"):
         AdasHeuristic(spite=-1)
 

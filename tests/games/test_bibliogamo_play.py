@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from simcli.config import load_config
+from simcli.configfile import load_config
 from simcli.game import CHANCE, TERMINAL, IllegalMoveError
 from simcli.games import get_game
 from simcli.games.bibliogamo.state import LAST_DAY, BibliogamoState

@@ -71,6 +71,7 @@ def _builtin(option: str) -> dict:
     return yaml.safe_load((DATA / DEFAULT_FILES[option]).read_text())
 
 
+@pytest.mark.slow
 def test_book_loader_errors_name_file_entry_and_problem(tmp_path: Path) -> None:
     data = _builtin("books_file")
     data["books"][0]["books"] = ["C", "Q"]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from simcli.game import CHANCE
 from simcli.games import get_game
 from strategies.ex_libris_heuristic import ExLibrisHeuristic
@@ -34,6 +36,7 @@ def play(players: int, seed: int, lineup: list, **options):
     return state.outcome()
 
 
+@pytest.mark.slow
 def test_heuristic_beats_random_in_three_player_games() -> None:
     wins = 0
     for seed in range(3):

@@ -303,6 +303,7 @@ def cell_invariants(state: LibraryState) -> None:
         assert state.sphere == 7 * ENTRANCES[state.winner][0] + ENTRANCES[state.winner][1]
 
 
+@pytest.mark.slow
 @settings(derandomize=True, database=None, max_examples=30, deadline=None)
 @given(
     seed=st.integers(min_value=0, max_value=2**32 - 1),

@@ -114,7 +114,7 @@ def test_not_json_lines_names_the_line(tmp_path, records):
         fh.write("\n{not json\n")
     result = _invoke(run, "--no-plots")
     assert isinstance(result.exception, RecordError)
-    assert "games.jsonl line 5: not a JSON line" in str(result.exception)
+    assert "games.jsonl: line 5: not JSON" in str(result.exception)
 
 
 def test_unknown_schema(tmp_path, records):

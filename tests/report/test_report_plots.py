@@ -1,4 +1,5 @@
 import numpy as np
+import pytest
 from synth_records import self_play, solo, two_player_round_robin
 
 from simcli.report.api import write_report
@@ -18,6 +19,7 @@ def _check_pngs(folder, summary_md):
     return files
 
 
+@pytest.mark.slow
 def test_plots_for_variants_and_strategies(tmp_path):
     rng = np.random.default_rng(0)
     recs = []
@@ -38,6 +40,7 @@ def test_plots_for_variants_and_strategies(tmp_path):
     }
 
 
+@pytest.mark.slow
 def test_plots_for_solitaire(tmp_path):
     write_report(solo({"greedy": 3.0, "random": 0.0}, 30), tmp_path, plots=True)
     files = _check_pngs(tmp_path, (tmp_path / "report.md").read_text())

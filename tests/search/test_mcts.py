@@ -307,7 +307,7 @@ def test_registered_and_params_checked():
                 {"rollout_depth": -2}, {"iterations": True}, {"rollout_epsilon": 2}):  # fmt: skip
         with pytest.raises(ValueError):
             MCTSStrategy(**bad)
-    assert MCTSStrategy(iterations=7).params()["iterations"] == 7
+    assert MCTSStrategy(iterations=7).iterations == 7
 
 
 # -- a perfect-information toy game with chance turns -------------------------------------------

@@ -53,6 +53,7 @@ def _rates(orders_list):
     return strat / len(orders_list), pooled / len(orders_list)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("gap,seed", [("equal", 1), ("moderate", 2), ("quickstart", 3)])
 def test_stratified_two_seat_test_holds_its_level(gap, seed) -> None:
     rng = np.random.default_rng(seed)
@@ -63,6 +64,7 @@ def test_stratified_two_seat_test_holds_its_level(gap, seed) -> None:
         assert pooled < 0.015, pooled
 
 
+@pytest.mark.slow
 def test_stratified_test_finds_a_seat_effect_the_pooled_test_misses() -> None:
     rng = np.random.default_rng(4)
     strat, pooled = _rates(_round_robin(GAPS["quickstart"], 300, 100, rng, seat_adv=0.3))
@@ -88,6 +90,7 @@ def sign_rate(elo, reps, pairs, rng) -> float:
     return rejected / reps
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("gap,seed", [("equal", 5), ("quickstart", 6)])
 def test_sign_test_on_seat_swapped_pairs_holds_its_level(gap, seed) -> None:
     rate = sign_rate(GAPS[gap], REPS, 150, np.random.default_rng(seed))
@@ -115,6 +118,7 @@ def _three_seat(elo, reps, rng, *, seat_adv=(0.0, 0.0, 0.0), tie=0.1):
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("elo,seed", [((0, 0, 0, 0), 7), ((0, -150, -413, -710), 8)])
 def test_stratified_three_seat_test_holds_its_level(elo, seed) -> None:
     rng = np.random.default_rng(seed)
@@ -123,6 +127,7 @@ def test_stratified_three_seat_test_holds_its_level(elo, seed) -> None:
     assert 0.03 <= rejected / 400 <= 0.07, rejected / 400
 
 
+@pytest.mark.slow
 def test_detectable_effect_is_detected_about_80_percent_of_the_time() -> None:
     # equal strategies, 2 seats: the stated smallest detectable share of decisive games
     # for seat 0 must give about 80% power when it is the truth
@@ -158,6 +163,7 @@ def test_stratified_equals_cochran_mantel_haenszel_by_hand() -> None:
     assert res.p_value is None and "confounded" in res.note
 
 
+@pytest.mark.slow
 def test_sign_test_detectable_share_has_80_percent_power() -> None:
     # the stated smallest share of "seat 0 better" among n non-even pairs: the exact
     # sign test rejects at about 80% when it is the truth (binomial draws, seeded)

@@ -334,6 +334,7 @@ def _lazy_log(n, rng):
             k += 1
 
 
+@pytest.mark.slow
 def test_memory_does_not_grow_with_the_number_of_games():
     import tracemalloc
 

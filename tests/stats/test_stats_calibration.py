@@ -29,6 +29,7 @@ def _rejection_rate(k, n, test, alpha=0.05):
     return rejected / len(k)
 
 
+@pytest.mark.slow
 def test_seat_test_size_without_seat_effect():
     rng = np.random.default_rng(20240601)
     games = 400
@@ -79,6 +80,7 @@ def test_t_interval_coverage_for_mean_points():
     assert 0.93 <= covered / TOURNAMENTS <= 0.97
 
 
+@pytest.mark.slow
 def test_rating_model_seat_test_power_with_seat_effect():
     rng = np.random.default_rng(5)
     sims = 200
@@ -118,6 +120,7 @@ def _davidson_round_robin(rng, sims, strength, games, nu, seat_adv=0.0):
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("draw_rate,seed", [(0.0, 31), (0.3, 32), (0.6, 33)])
 def test_draw_model_seat_test_size_and_coverage(draw_rate, seed):
     """No seat effect, unequal strategies, draws at 0/30/60% between equals: the LR seat

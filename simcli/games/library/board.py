@@ -64,10 +64,6 @@ def gap_name(gap: int) -> str:
     return f"{cell_name(a)}-{cell_name(b)}"
 
 
-def is_horizontal(gap: int) -> bool:
-    return gap < H_GAPS
-
-
 GAP_CELLS: tuple[tuple[int, int], ...] = tuple(_gap_cells(g) for g in range(GAPS))
 
 

@@ -1,0 +1,111 @@
+"""The strategy contract: the :class:`Strategy` base class, the registry of built-in
+strategies and the loader that turns a config's ``use:`` into a class.
+
+A strategy is a small class: constructor parameters come from the config's ``params:``,
+and :meth:`Strategy.choose` picks a move from what its seat may see. The runner creates a
+fresh instance for every game and seat, then calls :meth:`Strategy.start_game` with the
+game, the seat and the instance's own RNG (derived from the game seed and the seat), so
+results never depend on which worker played which game.
+
+The built-in strategies themselves live in the top-level ``strategies`` package; they are
+named here by ``module:Class`` and imported only when used. ``strategies.base`` and
+``strategies.loader`` re-export this module's names for existing strategy code.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any, ClassVar
+
+from simcli.errors import StrategyLoadError
+from simcli.game import Game, Move, State
+from simcli.plugins import STRATEGY_GROUP, class_from, entry_points, import_target, load_entry_point
+from simcli.suggest import did_you_mean
+
+#: Built-in strategies: the name a config's ``use:`` gives -> "module:Class".
+BUILTIN: dict[str, str] = {
+    "random": "strategies.random_play:RandomStrategy",
+    "greedy": "strategies.greedy:GreedyStrategy",
+    "mcts": "strategies.mcts:MCTSStrategy",
+    "ismcts": "strategies.ismcts:ISMCTSStrategy",
+    "libraria_solver": "strategies.libraria_solver:LibrariaSolver",
+    "ex_libris_heuristic": "strategies.ex_libris_heuristic:ExLibrisHeuristic",
+    "bibliogamo_planner": "strategies.bibliogamo_planner:BibliogamoPlanner",
+    "adas_heuristic": "strategies.adas_heuristic:AdasHeuristic",
+    "library_heuristic": "strategies.library_heuristic:LibraryHeuristicStrategy",
+}
+
+
+class Strategy:
+    """Base class: subclasses implement :meth:`choose` and may set ``description``,
+    ``games`` and ``wants_view``. Constructor parameters are the config's ``params:``."""
+
+    #: One line for ``simcli list strategies``.
+    description: ClassVar[str] = ""
+    #: Game ids this strategy supports; ``None`` means every game.
+    games: ClassVar[tuple[str, ...] | None] = None
+    #: Set to ``False`` when :meth:`choose` never looks at its ``view``: the referee then
+    #: passes ``None`` instead of building a view for every move (less work, same games).
+    wants_view: ClassVar[bool] = True
+
+    game: Game
+    seat: int
+    rng: random.Random
+
+    def start_game(self, game: Game, seat: int, rng: random.Random) -> None:
+        """Called once before the game's first move. Override to reset per-game state
+        (call ``super().start_game(...)``)."""
+        self.game = game
+        self.seat = seat
+        self.rng = rng
+
+    def choose(self, view: State, legal_moves: list[Move]) -> Move:
+        """Return one of ``legal_moves`` (a plain JSON value: ``int``, ``str`` or ``list``;
+        anything else forfeits). ``view`` is what this seat may know, a copy that shares
+        nothing with the real game; ``legal_moves`` is a copy too."""
+        raise NotImplementedError
+
+
+def load_strategy_class(use: str, base_dir: Path | None = None) -> type[Strategy]:
+    """The class named by ``use``: a built-in name, the name of an installed
+    ``simcli.strategies`` entry point, ``package.module:Class`` or
+    ``path/to/file.py:Class`` (relative paths: the config's folder first, then the
+    current directory)."""
+    if not isinstance(use, str) or not use:
+        raise StrategyLoadError(f"'use' must be a strategy name or 'module:Class', got {use!r}")
+    if ":" not in use:
+        if use in BUILTIN:
+            use = BUILTIN[use]
+        else:
+            installed = entry_points(STRATEGY_GROUP)
+            if use not in installed:
+                known = sorted({*BUILTIN, *installed})
+                raise StrategyLoadError(
+                    f"unknown strategy '{use}'{did_you_mean(use, known)}; strategies: "
+                    f"{', '.join(known)} (or give 'package.module:Class' or "
+                    f"'path/to/file.py:Class')"
+                )
+            cls = load_entry_point(STRATEGY_GROUP, use, "strategy", StrategyLoadError)
+            return _check_class(cls, f"entry point '{use}'")
+    target, _, class_name = use.rpartition(":")
+    module = import_target(target, base_dir, "strategy", StrategyLoadError)
+    return _check_class(class_from(module, target, class_name, StrategyLoadError), f"'{use}'")
+
+
+def _check_class(cls: Any, label: str) -> type[Strategy]:
+    if not (isinstance(cls, type) and issubclass(cls, Strategy)):
+        raise StrategyLoadError(
+            f"{label} is not a Strategy subclass (derive it from simcli.strategy.Strategy)"
+        )
+    return cls
+
+
+def check_params(label: str, cls: type[Strategy], params: dict[str, Any]) -> None:
+    """Construct ``cls(**params)`` once so that bad parameters fail before any game."""
+    try:
+        cls(**params)
+    except (TypeError, ValueError) as exc:
+        raise StrategyLoadError(
+            f"strategy '{label}': {cls.__name__} rejects params {params!r}: {exc}"
+        ) from None

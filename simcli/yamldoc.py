@@ -1,0 +1,143 @@
+"""A YAML document that remembers the line of every key, and the typed checks that name
+the file, line and key of a bad value (with a close match for a misspelt name)."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from simcli.errors import ConfigError
+from simcli.suggest import did_you_mean
+
+KeyPath = tuple[Any, ...]
+
+
+class Doc:
+    """A parsed YAML document with the line of every key, for error messages."""
+
+    def __init__(self, path: Path, text: str):
+        self.path = path
+        self.marks: dict[KeyPath, int] = {}
+        try:
+            loader = yaml.SafeLoader(text)
+            try:
+                node = loader.get_single_node()
+                self.data = loader.construct_document(node) if node is not None else None
+            finally:
+                loader.dispose()
+        except yaml.MarkedYAMLError as exc:
+            mark = exc.problem_mark or exc.context_mark
+            where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
+            problem = exc.problem or exc.context or "invalid YAML"
+            raise ConfigError(f"{where}: YAML syntax error: {problem}") from None
+        except yaml.YAMLError as exc:
+            raise ConfigError(f"{path}: YAML error: {exc}") from None
+        except RecursionError:
+            raise ConfigError(f"{path}: YAML nests too deeply (a recursive alias?)") from None
+        if node is not None:
+            try:
+                self._walk(node, ())
+            except RecursionError:
+                raise ConfigError(f"{path}: YAML nests too deeply (a recursive alias?)") from None
+
+    def _walk(self, node: yaml.Node, path: KeyPath) -> None:
+        self.marks.setdefault(path, node.start_mark.line + 1)
+        if isinstance(node, yaml.MappingNode):
+            seen: set[Any] = set()
+            for key_node, value_node in node.value:
+                key = key_node.value
+                if key in seen:
+                    raise ConfigError(
+                        f"{self.path}:{key_node.start_mark.line + 1}: key "
+                        f"'{dotted((*path, key))}' appears twice"
+                    )
+                seen.add(key)
+                self.marks[(*path, key)] = key_node.start_mark.line + 1
+                self._walk(value_node, (*path, key))
+        elif isinstance(node, yaml.SequenceNode):
+            for i, item in enumerate(node.value):
+                self._walk(item, (*path, i))
+
+    def line(self, path: KeyPath) -> int | None:
+        while path and path not in self.marks:
+            path = path[:-1]
+        return self.marks.get(path)
+
+    def error(self, path: KeyPath, message: str) -> ConfigError:
+        line = self.line(path)
+        where = f"{self.path}:{line}" if line else str(self.path)
+        key = f" key '{dotted(path)}':" if path else ""
+        return ConfigError(f"{where}:{key} {message}")
+
+
+def dotted(path: KeyPath) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def check_keys(doc: Doc, path: KeyPath, value: Any, allowed: tuple[str, ...]) -> dict:
+    if not isinstance(value, dict):
+        raise doc.error(path, f"expected a mapping of {', '.join(allowed)}; got {kind_of(value)}")
+    for key in value:
+        if key not in allowed:
+            raise doc.error(
+                (*path, key),
+                f"unknown key{did_you_mean(str(key), allowed)}; allowed here: {', '.join(allowed)}",
+            )
+    return value
+
+
+def kind_of(value: Any) -> str:
+    if value is None:
+        return "nothing"
+    return {dict: "a mapping", list: "a list", str: f"the text {value!r}"}.get(
+        type(value), f"{value!r}"
+    )
+
+
+def int_at(doc: Doc, path: KeyPath, value: Any, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise doc.error(path, f"expected a whole number; got {kind_of(value)}")
+    if value < minimum:
+        what = "positive" if minimum == 1 else f"at least {minimum}"
+        raise doc.error(path, f"must be {what}; got {value}")
+    return value
+
+
+def str_at(doc: Doc, path: KeyPath, value: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise doc.error(path, f"expected a non-empty text; got {kind_of(value)}")
+    return value
+
+
+def choice_at(doc: Doc, path: KeyPath, value: Any, choices: tuple[str, ...]) -> str:
+    """``value`` if it is one of ``choices``; else an error naming the key's kind, the
+    choices and a close match."""
+    if value not in choices:
+        what = str(path[-1])
+        raise doc.error(
+            path,
+            f"unknown {what} {value!r}{did_you_mean(str(value), choices)}; "
+            f"expected one of: {', '.join(choices)}",
+        )
+    return value
+
+
+def mapping_at(doc: Doc, path: KeyPath, value: Any) -> dict[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise doc.error(path, f"expected a mapping; got {kind_of(value)}")
+    return dict(value)
+
+
+def number_at(doc: Doc, path: KeyPath, value: Any) -> float:
+    """A finite number (not a boolean)."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise doc.error(path, f"expected a finite number; got {kind_of(value)}")
+    return value
