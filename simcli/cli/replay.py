@@ -78,6 +78,9 @@ def replay(
 
     if (ply is not None or final) and not show:
         raise click.UsageError("--ply and --final go with --show")
+    from simcli.tournament.lock import note_if_running
+
+    running = Path(log_path).exists() and note_if_running(Path(log_path))
     if ply is not None and final:
         raise click.UsageError("--ply and --final exclude each other")
     if ascending and not sort:
@@ -92,6 +95,8 @@ def replay(
         nonlocal bad_lines, found
         for lineno, item in read_log(Path(log_path)):
             if isinstance(item, BadLine):
+                if running and item.truncated:  # the line being written right now
+                    continue
                 bad_lines += 1
                 click.echo(f"{log_path}: {item.message}", err=True)
                 continue

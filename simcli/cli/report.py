@@ -91,8 +91,10 @@ def report(
     from simcli.records import read_records
     from simcli.report.api import produce_report
     from simcli.report.io import open_source
+    from simcli.tournament.lock import note_if_running
 
     src = open_source(source)
+    note_if_running(src.folder)
     report = produce_report(
         _noting_game_sources(read_records(src.log)),
         out if out is not None else src.folder,

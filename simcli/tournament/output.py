@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from simcli.errors import OutputExistsError
+from simcli.tournament.lock import LOCK_NAME
 
 #: Files and folders a run writes; --force removes exactly these.
 RUN_FILES = (
@@ -28,7 +29,7 @@ def check_output(out: Path, force: bool) -> None:
     """Raise :class:`OutputExistsError` unless ``out`` is absent, empty, or ``force``."""
     if out.exists() and not out.is_dir():
         raise OutputExistsError(f"{out}: exists and is not a folder")
-    if out.is_dir() and any(out.iterdir()) and not force:
+    if out.is_dir() and any(p.name != LOCK_NAME for p in out.iterdir()) and not force:
         raise OutputExistsError(
             f"{out}: output folder is not empty; use --force to replace its run, "
             f"or --out to choose another folder"

@@ -35,6 +35,7 @@ from simcli.tournament.executor import (
     default_chunk_size,
     make_executor,
 )
+from simcli.tournament.lock import RunLock
 from simcli.tournament.output import check_output, prepare_output, write_json_atomic
 from simcli.tournament.schedule import PairedSchedule, Schedule, schedule_for
 from simcli.tournament.tally import Tally
@@ -113,7 +114,25 @@ def run_tournament(
     ``out``) into ``out``. ``observer`` (optional) sees every game's outcome in schedule
     order through ``add(index, outcome)``; when its ``done`` becomes true no more games are
     dispatched, and its ``status()`` text is shown beside the progress bar. ``schedule``
-    (default: built from ``config``) is handed to whatever plays the games."""
+    (default: built from ``config``) is handed to whatever plays the games. The run holds
+    the folder's lock throughout: a second writer stops with exit code 2 (``lock.py``)."""
+    with RunLock(out):
+        return _run_locked(
+            config, out, force, resume, quiet, verbose, chunk_size, observer, schedule
+        )
+
+
+def _run_locked(
+    config: Config,
+    out: Path,
+    force: bool,
+    resume: bool,
+    quiet: bool,
+    verbose: bool,
+    chunk_size: int | None,
+    observer: Any,
+    schedule: Schedule | PairedSchedule | None,
+) -> RunResult:
     from simcli.logsetup import open_run_log
 
     schedule = schedule if schedule is not None else schedule_for(config)
