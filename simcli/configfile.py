@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import math
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +62,14 @@ FORMAT_KEYS = ("type", "candidate")
 VARIANT_KEYS = ("name", "options", "game")
 
 
+#: A Dask scheduler address: [tcp|tls|inproc|ucx://]HOST:PORT (HOST a name, IPv4 or [IPv6]).
+SCHEDULER_RE = re.compile(
+    r"(?:(?:tcp|tls|ucx|ws|wss)://)?(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]):[0-9]{1,5}"
+)
+#: The most games per table (a billion Libraria games is a day on 100 cores).
+MAX_GAMES = 1_000_000_000
+
+
 def load_config(path: str | os.PathLike[str], overrides: dict[str, Any] | None = None) -> Config:
     """Read and validate a config file. ``overrides`` (from command-line flags) replace
     top-level keys after parsing: ``seed``, ``games``, ``workers``, ``output``."""
@@ -94,6 +103,12 @@ def _build(doc: Doc, raw: dict[str, Any]) -> Config:
     game_id = game.id
 
     name = str_at(doc, ("name",), raw.get("name", doc.path.stem))
+    if not name.strip() or name in (".", "..") or any(c in name for c in "/\\\0"):
+        raise doc.error(
+            ("name",),
+            f"a run name names the default folder results/NAME, so it cannot hold '/', "
+            f"'\\' or be '..'; got {name!r}",
+        )
     players = int_at(doc, ("players",), raw.get("players", min(game.player_counts)), 1)
     try:
         game.check_players(players)
@@ -114,6 +129,8 @@ def _build(doc: Doc, raw: dict[str, Any]) -> Config:
 
     step = rotations_for(fmt, players)
     games = int_at(doc, ("games",), raw.get("games", -(-100 // step) * step), 1)
+    if games > MAX_GAMES:
+        raise doc.error(("games",), f"at most {MAX_GAMES} games per table; got {games}")
     if games % step:
         seated = "seat-swapped pairs" if step == 2 else f"sets of {step} seat rotations"
         raise doc.error(
@@ -124,6 +141,8 @@ def _build(doc: Doc, raw: dict[str, Any]) -> Config:
     seed = int_at(doc, ("seed",), raw.get("seed", 1), 0)
     workers = int_at(doc, ("workers",), raw.get("workers", os.cpu_count() or 1), 0)
     output = str_at(doc, ("output",), raw.get("output", str(Path("results") / name)))
+    if "\0" in output or not output.strip():
+        raise doc.error(("output",), f"not a usable folder path: {output!r}")
     limit = raw.get("move_time_limit")
     if limit is not None and (
         isinstance(limit, bool)
@@ -136,6 +155,12 @@ def _build(doc: Doc, raw: dict[str, Any]) -> Config:
     scheduler = raw.get("scheduler")
     if scheduler is not None:
         scheduler = str_at(doc, ("scheduler",), scheduler)
+        if not SCHEDULER_RE.fullmatch(scheduler):
+            raise doc.error(
+                ("scheduler",),
+                f"expected a Dask scheduler address such as tcp://10.0.0.5:8786 or "
+                f"HOST:PORT; got {scheduler!r}",
+            )
     if executor == "dask" and scheduler is None:
         raise doc.error(
             ("executor",), "the dask executor needs 'scheduler: HOST:PORT' (or --scheduler)"

@@ -183,6 +183,10 @@ def _json_type(value: Any) -> str:
 # ----------------------------------------------------------------------------- lines
 
 
+#: The longest line a log may hold (the longest real record is a few hundred KiB).
+MAX_LINE_BYTES = 64 << 20
+
+
 @dataclass
 class BadLine:
     """A line of a log that is not a game record."""
@@ -200,13 +204,22 @@ def decode(raw: bytes, lineno: int, last: bool = False) -> Record | BadLine:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         return BadLine(lineno, f"line {lineno}: not UTF-8 text ({exc.reason})")
+    if len(raw) > MAX_LINE_BYTES:
+        return BadLine(lineno, f"line {lineno}: longer than {MAX_LINE_BYTES} bytes")
     try:
         value = json.loads(text)
     except json.JSONDecodeError as exc:
         truncated = last and not text.endswith("\n")
         what = "truncated last line" if truncated else f"not JSON ({exc.msg} at column {exc.colno})"
         return BadLine(lineno, f"line {lineno}: {what}", truncated)
-    why = problem(value)
+    except RecursionError:
+        return BadLine(lineno, f"line {lineno}: JSON nested too deeply")
+    except ValueError as exc:  # e.g. an integer of thousands of digits
+        return BadLine(lineno, f"line {lineno}: not a usable JSON value ({exc})"[:300])
+    try:
+        why = problem(value)
+    except RecursionError:
+        why = "nested too deeply"
     if why is None:
         return value
     if why.startswith("unknown record schema"):

@@ -14,6 +14,39 @@ from simcli.suggest import did_you_mean
 
 KeyPath = tuple[Any, ...]
 
+#: The most bytes a config file may hold, and the most values it may expand to (YAML
+#: aliases repeat a value by reference: ten lines can stand for billions of values).
+MAX_BYTES = 1 << 20
+MAX_VALUES = 100_000
+
+
+def expanded_size(node: yaml.Node, cap: int = MAX_VALUES) -> int:
+    """How many values ``node`` stands for with every alias expanded (counted once per
+    distinct node, so a bomb is measured without being expanded); stops past ``cap``."""
+    sizes: dict[int, int] = {}
+
+    def size(n: yaml.Node, depth: int) -> int:
+        known = sizes.get(id(n))
+        if known is not None:
+            return known
+        if depth > 200:
+            return cap + 1
+        total = 1
+        if isinstance(n, yaml.MappingNode):
+            for k, v in n.value:
+                total += size(k, depth + 1) + size(v, depth + 1)
+                if total > cap:
+                    break
+        elif isinstance(n, yaml.SequenceNode):
+            for item in n.value:
+                total += size(item, depth + 1)
+                if total > cap:
+                    break
+        sizes[id(n)] = total
+        return total
+
+    return size(node, 0)
+
 
 class Doc:
     """A parsed YAML document with the line of every key, for error messages."""
@@ -21,10 +54,17 @@ class Doc:
     def __init__(self, path: Path, text: str):
         self.path = path
         self.marks: dict[KeyPath, int] = {}
+        if len(text.encode()) > MAX_BYTES:
+            raise ConfigError(f"{path}: the config is larger than {MAX_BYTES} bytes")
         try:
             loader = yaml.SafeLoader(text)
             try:
                 node = loader.get_single_node()
+                if node is not None and expanded_size(node) > MAX_VALUES:
+                    raise ConfigError(
+                        f"{path}: the config expands to more than {MAX_VALUES} values "
+                        "(YAML aliases repeating aliases?)"
+                    )
                 self.data = loader.construct_document(node) if node is not None else None
             finally:
                 loader.dispose()
