@@ -297,6 +297,7 @@ def prepare_resume(
                 f"prefix of this run's schedule and cannot be resumed"
             )
         _check_game_source(config, record, sources, log_path, index)
+        _check_identity(config, schedule, record, log_path, line.lineno)
         tally.add(record["termination"])
         good_bytes = line.end
         index += 1
@@ -313,6 +314,42 @@ def prepare_resume(
     if index > total:
         raise ResumeError(f"{log_path}: holds {index} games, more than the {total} scheduled")
     return index, info
+
+
+def _check_identity(
+    config: Config,
+    schedule: Schedule | PairedSchedule,
+    record: dict[str, Any],
+    log_path: Path,
+    lineno: int,
+) -> None:
+    """A kept record must be the game this run's schedule has at its index (game,
+    variant, options, seats, seed), and it must replay: a line from another run or
+    config, or one edited by hand, stops the resume."""
+    from simcli.verify import replay
+
+    spec = schedule.spec(record["index"])
+    expected = {
+        "game": config.game,
+        "variant": spec.variant,
+        "options": config.options_for(spec.variant),
+        "seats": list(spec.seats),
+        "seed": spec.seed,
+    }
+    for key, value in expected.items():
+        if record.get(key) != value:
+            raise ResumeError(
+                f"{log_path}: line {lineno}: {key} is {json.dumps(record.get(key))} but game "
+                f"{record['index']} of this run has {json.dumps(value)}: the line is not "
+                "from this run; remove it and the lines after it, or start a new run with "
+                "--force"
+            )
+    mismatches = replay(record)
+    if mismatches:
+        raise ResumeError(
+            f"{log_path}: line {lineno}: the record does not replay ({mismatches[0]}); "
+            "remove it and the lines after it, or start a new run with --force"
+        )
 
 
 def _check_game_source(
