@@ -288,11 +288,49 @@ class GameLog:
         except RecordError as exc:
             raise RecordError(f"{self.path}: {exc}") from None
 
+    def _total(self) -> int | None:
+        """The number of games of the run, from ``run.json`` beside the log (if any)."""
+        from simcli.run_info import read_run_info
+
+        try:
+            info = read_run_info(self.path.parent)
+        except RecordError:
+            return None
+        total = (info or {}).get("games")
+        return total if _is_int(total) else None
+
     def __iter__(self) -> Iterator[tuple[int, Record | BadLine]]:
         """``(line number, record or BadLine)`` per line. :class:`RecordError` when the
-        log holds no game record at all (five bad lines in a row at its start suffice)."""
+        log holds no game record at all (five bad lines in a row at its start suffice).
+        Indexes must rise from line to line (a log is written in schedule order; a subset
+        of one may skip games) and stay below the run's game count: a repeated or foreign
+        line is a :class:`BadLine`."""
         good = bad = 0
+        total = self._total()
+        last: tuple[int, int] | None = None  # (index, line) of the last record
         for line in self.lines():
+            item = line.item
+            if not isinstance(item, BadLine):
+                index = item["index"]
+                if last is not None and index <= last[0]:
+                    what = (
+                        f"appears twice (first on line {last[1]})"
+                        if index == last[0]
+                        else f"comes after game {last[0]}"
+                    )
+                    line.item = BadLine(
+                        line.lineno,
+                        f"line {line.lineno}: game index {index} {what}: not one run's log "
+                        "in schedule order",
+                    )
+                elif total is not None and index >= total:
+                    line.item = BadLine(
+                        line.lineno,
+                        f"line {line.lineno}: game index {index} is beyond the run's "
+                        f"{total} games",
+                    )
+                else:
+                    last = (index, line.lineno)
             if isinstance(line.item, BadLine):
                 bad += 1
                 if not good and bad >= 5:

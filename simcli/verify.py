@@ -112,6 +112,18 @@ def replay(record: dict[str, Any], on_state=None) -> list[Mismatch]:
             problems.append(
                 Mismatch(index, None, "termination 'error', but the rules end the game normally")
             )
+        kind = (record.get("detail") or {}).get("kind")
+        if kind in ("worker_died", "worker_stopped") and record["moves"]:
+            problems.append(Mismatch(index, None, f"a game lost ({kind}) has no moves"))
+        elif kind == "game_error" and not state.is_terminal() and _rules_run_cleanly(state):
+            problems.append(
+                Mismatch(
+                    index,
+                    None,
+                    "termination 'error', but the rules run cleanly at its last position "
+                    "(every legal move applies): a game cut short?",
+                )
+            )
     else:
         problems.append(Mismatch(index, None, f"unknown termination {termination!r}"))
     actual = state.final_hash()
@@ -124,6 +136,27 @@ def replay(record: dict[str, Any], on_state=None) -> list[Mismatch]:
             )
         )
     return problems
+
+
+def _rules_run_cleanly(state) -> bool:
+    """Whether every step the referee takes from ``state`` works: the views, and either
+    a chance event or every legal move of the seat to move (each on a copy)."""
+    import random
+
+    from simcli.game import CHANCE
+
+    try:
+        for seat in range(state.players):
+            state.view(seat)
+        if state.current_player == CHANCE:
+            state.clone().apply(state.sample_chance(random.Random(0)))
+            return True
+        moves = state.legal_moves()
+        for move in moves:
+            state.clone().apply(move)
+        return bool(moves)
+    except Exception:  # the rules fail here: the error is plausible
+        return False
 
 
 def _outcome_or_none(state):

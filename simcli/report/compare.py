@@ -6,8 +6,9 @@ score interval, the difference of two Wilson intervals) and Fisher's exact test,
 p-values of the whole comparison are adjusted together (Benjamini-Hochberg), as the
 report does within a run.
 
-The runs must be of one game, each run a clean log (indexes unique, one game id): two
-logs concatenated by hand, or a run of another game, are refused rather than pooled.
+The runs must be of one game, each run a clean log (the record module refuses a log
+whose indexes do not rise, such as two logs concatenated by hand), and of one game id:
+such logs, or a run of another game, are refused rather than pooled.
 """
 
 from __future__ import annotations
@@ -64,20 +65,12 @@ class Difference:
 def read_run(path: str | Path) -> RunTallies:
     """Tally a run folder or log; :class:`RecordError` for a log that is not one run."""
     source = open_source(path)
-    seen: set[int] = set()
     games: set[str] = set()
     options: list[dict[str, Any]] = []
     strategies: dict[str, Tally] = {}
     seats: dict[int, Tally] = {}
     count = 0
     for record in read_records(source.log):
-        index = record["index"]
-        if index in seen:
-            raise RecordError(
-                f"{source.log}: game index {index} appears twice: not one run (logs "
-                "concatenated by hand?); compare compares two separate runs"
-            )
-        seen.add(index)
         games.add(record["game"])
         if record["options"] not in options:
             options.append(record["options"])

@@ -15,6 +15,7 @@ import fcntl
 import json
 import os
 import socket
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -42,9 +43,7 @@ class RunLock:
         folder.mkdir(parents=True, exist_ok=True)
         self._new_file = not (folder / LOCK_NAME).exists()
         fd = os.open(folder / LOCK_NAME, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+        if not _take(fd):
             holder = _describe(_read(fd))
             os.close(fd)
             raise OutputExistsError(
@@ -73,6 +72,39 @@ class RunLock:
             return
         os.ftruncate(fd, 0)
         os.close(fd)  # releases the lock (the file stays: removing it would race)
+
+
+#: How long to wait for the lock of a run whose process is gone (its workers, which
+#: share the lock, die with it within moments).
+DYING_SECONDS = 10.0
+
+
+def _take(fd: int) -> bool:
+    """Take the lock; wait for it only while its holder is a process that no longer
+    exists on this host (a killed run whose workers are still going down)."""
+    deadline = time.monotonic() + DYING_SECONDS
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            if _alive(_read(fd)) or time.monotonic() > deadline:
+                return False
+            time.sleep(0.05)
+
+
+def _alive(holder: dict[str, Any]) -> bool:
+    """Whether the recorded holder may still be running (unknown counts as running)."""
+    pid = holder.get("pid")
+    if not isinstance(pid, int) or holder.get("host") != socket.gethostname():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def writer_of(folder: Path) -> str | None:

@@ -96,7 +96,7 @@ def test_the_command_prints_and_refuses(tmp_path):
     both.write_text((a / "games.jsonl").read_text() + (b / "games.jsonl").read_text())
     result = CliRunner().invoke(cli, ["compare", str(both), str(b)])
     assert result.exit_code == 2
-    assert "game index 0 appears twice" in result.output
+    assert "not one run's log" in result.output
     other = write_run(tmp_path / "other", 10, 20, game="library")
     result = CliRunner().invoke(cli, ["compare", str(a), str(other)])
     assert result.exit_code == 2

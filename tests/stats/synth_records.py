@@ -5,9 +5,14 @@ No game engine: outcomes are drawn from known models with a seeded numpy generat
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
+
+#: Records made one after another get rising indexes, as the records of one run do (a
+#: log whose indexes do not rise is refused by every reader).
+_INDEXES = itertools.count()
 
 
 def make_record(
@@ -21,14 +26,14 @@ def make_record(
     variant=None,
     detail=None,
     game="libraria",
-    index=0,
+    index=None,
     options=None,
 ):
     rec = {
         "schema": 1,
         "game": game,
         "options": options if options is not None else {"opening": "two_counters"},
-        "index": index,
+        "index": next(_INDEXES) if index is None else index,
         "seed": seed,
         "seats": list(seats),
         "setup": {},

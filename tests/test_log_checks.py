@@ -1,0 +1,83 @@
+"""Every reader checks a log for what it claims: a repeated line, a game index beyond the
+run, and a game cut short and relabelled ``error`` are caught by replay, report and
+resume alike (each passed before)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from simcli.cli.main import cli
+from simcli.games import get_game
+
+CONFIG = "game: libraria\nseed: 8\ngames: 20\nstrategies: [random, greedy]\n"
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+@pytest.fixture
+def run(tmp_path):
+    path = tmp_path / "c.yaml"
+    path.write_text(CONFIG)
+    out = tmp_path / "run"
+    assert invoke("run", str(path), "--out", str(out), "-q", "--no-plots").exit_code == 0
+    return path, out
+
+
+def edit(out, change):
+    log = out / "games.jsonl"
+    lines = log.read_text().splitlines()
+    change(lines)
+    log.write_text("\n".join(lines) + "\n")
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda lines: lines.insert(6, lines[5]), "line 7: game index 5 appears twice"),
+        (
+            lambda lines: lines.append(json.dumps({**json.loads(lines[0]), "index": 99})),
+            "line 21: game index 99 is beyond the run's 20 games",
+        ),
+    ],
+)
+def test_repeated_and_foreign_lines_are_caught_by_every_reader(run, change, message):
+    path, out = run
+    edit(out, change)
+    for command in (["replay", str(out), "--verify"], ["report", str(out), "--no-plots"]):
+        result = invoke(*command)
+        assert result.exit_code == 2, (command, result.output)
+        assert message in result.output
+
+
+def _cut_short(lines):
+    record = json.loads(lines[3])
+    game = get_game("libraria")
+    state = game.new_state(2, game.resolve_options(record["options"]), record["setup"])
+    for move in record["moves"][:10]:
+        state.apply(move)
+    record.update(
+        moves=record["moves"][:10],
+        termination="error",
+        scores=None,
+        winners=[],
+        final_hash=state.final_hash(),
+        detail={"kind": "game_error", "message": "KeyError: 3"},
+    )
+    lines[3] = json.dumps(record)
+
+
+def test_a_game_cut_short_and_relabelled_error_does_not_verify(run):
+    path, out = run
+    edit(out, _cut_short)
+    result = invoke("replay", str(out), "--verify")
+    assert result.exit_code == 1
+    assert "rules run cleanly at its last position" in result.output
+    edit(out, lambda lines: lines.__delitem__(slice(10, None)))  # an interrupted run
+    result = invoke("run", str(path), "--out", str(out), "--resume", "-q", "--no-plots")
+    assert result.exit_code == 2
+    assert "line 4: the record does not replay" in result.output
