@@ -66,6 +66,9 @@ VARIANT_KEYS = ("name", "options", "game")
 SCHEDULER_RE = re.compile(
     r"(?:(?:tcp|tls|ucx|ws|wss)://)?(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]):[0-9]{1,5}"
 )
+#: The largest memory_limit (MiB) a strategy process can be given.
+MAX_MEMORY_MIB = 1 << 20
+
 #: The most games per table (a billion Libraria games is a day on 100 cores).
 MAX_GAMES = 1_000_000_000
 
@@ -125,6 +128,7 @@ def _build(doc: Doc, raw: dict[str, Any]) -> Config:
 
     isolation = choice_at(doc, ("isolation",), raw.get("isolation", "inprocess"), ISOLATIONS)
     strategies = _strategies(doc, raw["strategies"], game_id, isolation)
+    _check_isolation(doc, game, strategies, variants)
     fmt, candidate = _format(doc, raw.get("format", "round_robin"), strategies, players)
 
     step = rotations_for(fmt, players)
@@ -214,6 +218,10 @@ def _strategies(
         memory = item.get("memory_limit")
         if memory is not None:
             memory = int_at(doc, (*path, "memory_limit"), memory, 16)
+            if memory > MAX_MEMORY_MIB:
+                raise doc.error(
+                    (*path, "memory_limit"), f"at most {MAX_MEMORY_MIB} MiB; got {memory}"
+                )
         if use.startswith(CMD_PREFIX):
             argv = _command(doc, (*path, "use"), use[len(CMD_PREFIX) :])
             name = str_at(doc, (*path, "name"), item.get("name", Path(argv[0]).name))
@@ -228,6 +236,12 @@ def _strategies(
         name = str_at(doc, (*path, "name"), item.get("name", use))
         if any(s.name == name for s in specs):
             raise doc.error((*path, "name"), f"strategy name '{name}' is used twice")
+        if where == "process":
+            # Its code must never run here, in the referee's process: the strategy process
+            # checks the class, its games and its params in the handshake, which
+            # `validate` and `run` complete before any game (exit 2 on failure).
+            specs.append(StrategySpec(name, use, params, where, memory))
+            continue
         try:
             cls = load_strategy_class(use, doc.path.parent)
             if cls.games is not None and game_id not in cls.games:
@@ -242,6 +256,31 @@ def _strategies(
             raise doc.error((*path, "use"), str(exc)) from None
         specs.append(StrategySpec(name, use, params, where, memory))
     return specs
+
+
+def _check_isolation(doc: Doc, game: Any, strategies: list[StrategySpec], variants: Any) -> None:
+    """Strategies in their own processes receive views as JSON: the game must rebuild
+    them, and every game of the run must be the one the processes load."""
+    from simcli.game import Game
+
+    isolated = [i for i, s in enumerate(strategies) if s.isolated]
+    if not isolated:
+        return
+    path = ("strategies", isolated[0])
+    if type(game).state_from_snapshot is Game.state_from_snapshot:
+        raise doc.error(
+            path,
+            f"game '{game.id}' has no state_from_snapshot, so a strategy in its own process "
+            "cannot receive its view; run the strategies in-process (isolation: inprocess) "
+            "or give the game state_from_snapshot (docs/new-game.md)",
+        )
+    own = [v.name for v in variants if v.game]
+    if own:
+        raise doc.error(
+            path,
+            f"variant '{own[0]}' plays its own game class, which strategies in their own "
+            "processes cannot load per game yet; run them in-process for this sweep",
+        )
 
 
 def _command(doc: Doc, path: KeyPath, text: str) -> list[str]:

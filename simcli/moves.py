@@ -38,7 +38,10 @@ def not_a_move(value: Any) -> str:
 
 def short(value: Any, limit: int = 80) -> str:
     """``repr`` of a plain JSON value, cut to ``limit`` characters."""
-    text = repr(value)
+    try:
+        text = repr(value)
+    except ValueError:  # an int of thousands of digits
+        text = f"<an integer of {value.bit_length()} bits>"
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 

@@ -376,3 +376,119 @@ def test_isolated_strategies_on_a_dask_cluster(tmp_path):
         while _processes_with(f"--base-dir {tmp_path}") and time.monotonic() < deadline:
             time.sleep(0.1)
         assert not _processes_with(f"--base-dir {tmp_path}")
+
+
+TROJAN = """\
+import random
+
+from simcli.games.libraria import LibrariaState
+from strategies.base import Strategy
+
+LibrariaState.outcome = lambda self: __import__("simcli.game").game.Outcome((0, 9), (0,))
+
+
+class Trojan(Strategy):
+    def choose(self, view, legal):
+        return self.rng.choice(legal)
+"""
+
+READS_CONFIG = """\
+import glob
+import os
+import sys
+
+from strategies.base import Strategy
+
+i = sys.argv.index("--base-dir")
+FOUND = glob.glob(os.path.join(sys.argv[i + 1], "*.yaml"))
+READ = []
+for path in FOUND:
+    try:
+        READ.append(open(path).read())
+    except OSError:
+        pass
+
+
+class Peek(Strategy):
+    def choose(self, view, legal):
+        if READ:
+            raise RuntimeError("read the config: " + READ[0][:40])
+        return self.rng.choice(legal)
+"""
+
+
+def test_an_isolated_strategys_module_never_runs_in_the_referee(tmp_path):
+    """Its module patches the rules at import: in-process that would be the referee's
+    rules; isolated, only its own process's (the config check does not import it)."""
+    (tmp_path / "trojan.py").write_text(TROJAN)
+    text = config_text(
+        "libraria", 2, ["{name: t, use: 'trojan.py:Trojan', isolation: process}", "random"], 6
+    )
+    (tmp_path / "v.yaml").write_text(text)
+    assert CliRunner().invoke(cli, ["validate", str(tmp_path / "v.yaml")]).exit_code == 0
+    for workers in ("0", "2"):
+        code, output, out = run(tmp_path, text, "--workers", workers, name=f"w{workers}.yaml")
+        assert code == 0, output
+        for record in records(out):
+            scores, winners = record["scores"], record["winners"]
+            assert scores != [0, 9]
+            assert winners == (
+                [0] if scores[0] > scores[1] else [1] if scores[1] > scores[0] else []
+            )
+
+
+@pytest.mark.skipif(landlock_abi() < 1, reason="the kernel has no Landlock: no file sandbox")
+def test_an_isolated_strategy_cannot_read_the_config_even_at_import(tmp_path):
+    (tmp_path / "peek.py").write_text(READS_CONFIG)
+    text = config_text(
+        "adas_library", 2, ["{name: p, use: 'peek.py:Peek', isolation: process}", "random"], 2
+    )
+    code, output, out = run(tmp_path, text, "--workers", "0")
+    assert code == 0, output
+    assert all(r["termination"] != "forfeit" for r in records(out)), [
+        r.get("detail") for r in records(out)
+    ]
+
+
+def test_variants_interleaved_on_one_process_keep_their_own_options(tmp_path):
+    """Games of two variants in flight on one strategy process: each view is rebuilt with
+    its own game's options (a strategy reading view.options plays as in-process)."""
+    (tmp_path / "probe.py").write_text(
+        "from strategies.base import Strategy\n"
+        "class Probe(Strategy):\n"
+        "    def choose(self, view, legal):\n"
+        "        return legal[0] if view.options['tiebreak'] == 'none' else legal[-1]\n"
+    )
+    text = config_text("libraria", 2, ["{name: p, use: 'probe.py:Probe'}", "random"], 40) + (
+        "variants:\n"
+        "  - {name: none, options: {tiebreak: none}}\n"
+        "  - {name: first, options: {tiebreak: first_player}}\n"
+    )
+    _, _, inproc = run(tmp_path, text, "--workers", "0", name="a.yaml")
+    code, output, isolated = run(
+        tmp_path, text, "--workers", "0", "--isolation", "process", name="b.yaml"
+    )
+    assert code == 0, output
+    assert (isolated / "games.jsonl").read_bytes() == (inproc / "games.jsonl").read_bytes()
+
+
+def test_a_python_strategy_that_cannot_start_isolated_is_bad_input_for_run(tmp_path):
+    text = config_text(
+        "libraria", 2, ["{use: greedy, isolation: process, params: {epsilon: 7}}", "random"], 2
+    )
+    code, output, out = run(tmp_path, text, "--workers", "0")
+    assert code == 2
+    assert "rejects params" in output
+    assert not out.exists()
+
+
+def test_isolation_needs_a_game_that_rebuilds_views(tmp_path):
+    game = ROOT / "examples" / "high_roll.py"
+    text = (
+        f"game: '{game}:HighRoll'\nplayers: 2\ngames: 2\n"
+        "strategies: [random, greedy]\nisolation: process\n"
+    )
+    code, output, _ = run(tmp_path, text, "--workers", "0")
+    if "has no state_from_snapshot" not in output:
+        pytest.skip("the example game rebuilds views")
+    assert code == 2

@@ -179,3 +179,40 @@ def test_strategies_get_their_own_game_object():
     game = get_game("libraria")
     play_game(game, game.resolve_options({}), 0, 1, ["g", "g"], {"g": partial(Grab)})
     assert seen and all(g is not game for g in seen)
+
+
+class _RaisesOnBool:
+    def __init__(self, exc):
+        self.exc = exc
+
+    def __bool__(self):
+        raise self.exc
+
+
+class _WantsExit(RandomStrategy):
+    wants_view = _RaisesOnBool(SystemExit(3))
+
+
+class _WantsProperty(RandomStrategy):
+    @property
+    def wants_view(self):
+        raise KeyboardInterrupt
+
+
+class _ClassProperty(RandomStrategy):
+    @property
+    def __class__(self):
+        raise SystemExit(4)
+
+
+@pytest.mark.parametrize("cls", [_WantsExit, _WantsProperty, _ClassProperty])
+def test_strategy_attributes_are_read_under_the_guard(cls):
+    """An attribute the referee reads (wants_view, the class) is strategy code as well:
+    whatever it does is the seat's forfeit or harmless, never the run's end."""
+    game = get_game("libraria")
+    record = play_game(
+        game, game.resolve_options({}), 0, 5, ["x", "r"], {"x": cls, "r": RandomStrategy}
+    )
+    assert record["termination"] in ("normal", "forfeit")
+    if record["termination"] == "forfeit":
+        assert record["detail"]["seat"] == 0

@@ -45,6 +45,8 @@ class _Client:
         # (game index, seat) -> the strategy instance of that game, or why it failed to start
         self.seats: dict[tuple[int, int], Any] = {}
         self.failed: dict[tuple[int, int], tuple[str, str]] = {}
+        # the options of each game in flight (games of two variants may interleave)
+        self.game_options: dict[tuple[int, int], Any] = {}
 
     def send(self, message: dict[str, Any]) -> None:
         self.outbox.append(encode(message))
@@ -65,22 +67,30 @@ class _Client:
                 f"protocol {message.get('protocol')!r} is not supported (this client speaks "
                 f"{PROTOCOL_VERSION})"
             )
-        self.game = load_game(message["game"])
+        game_use = message["game"]
+        if self.sandbox:  # before any code of the strategy's (or a plug-in game's) runs
+            from simcli.protocol.sandbox import readable_roots, restrict_reads
+
+            code = code_paths(self.use, self.base_dir) + code_paths(game_use, None)
+            restrict_reads(readable_roots() + code)
+        self.game = load_game(game_use)
         self.players = int(message["players"])
         self.options = freeze(message.get("options") or {})
         self.params = dict(message.get("params") or {})
         self.cls = load_strategy_class(self.use, self.base_dir)
-        self.cls(**self.params)  # bad params fail here, in the handshake
-        if self.sandbox:
-            from simcli.protocol.sandbox import readable_roots, restrict_reads
-
-            restrict_reads(readable_roots())
+        games = self.cls.games
+        if games is not None and self.game.id not in games:
+            raise ValueError(f"strategy '{self.use}' plays {', '.join(games)}, not {self.game.id}")
+        try:
+            self.cls(**self.params)  # bad params fail here, in the handshake
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"{self.cls.__name__} rejects params {self.params!r}: {exc}") from None
         self.send(
             {
                 "type": "ready",
                 "protocol": PROTOCOL_VERSION,
                 "name": self.cls.__name__,
-                "wants_view": bool(getattr(self.cls, "wants_view", True)),
+                "wants_view": getattr(self.cls, "wants_view", True) is not False,
                 "interleave": True,
             }
         )
@@ -90,6 +100,7 @@ class _Client:
         key = (int(message["index"]), seat)
         if "options" in message:
             self.options = freeze(message["options"])
+        self.game_options[key] = self.options
         try:
             strategy = self.cls(**self.params)
             strategy.start_game(self.game, seat, seeded_random(int(message["seed"])))
@@ -109,7 +120,7 @@ class _Client:
         legal = message["legal"]
         snapshot = message.get("view")
         view = (
-            self.game.state_from_snapshot(self.players, self.options, snapshot)
+            self.game.state_from_snapshot(self.players, self.game_options[key], snapshot)
             if snapshot is not None
             else None
         )
@@ -151,6 +162,7 @@ class _Client:
             key = (int(message["index"]), int(message["seat"]))
             self.seats.pop(key, None)
             self.failed.pop(key, None)
+            self.game_options.pop(key, None)
         elif kind == "hello":
             self.hello(message)
         elif kind == "quit":
@@ -158,6 +170,33 @@ class _Client:
         else:
             raise ProtocolError(f"unknown message type {kind!r}")
         return False
+
+
+def code_paths(use: str, base_dir: Path | None) -> list[str]:
+    """Where the code named by a ``use:`` (or ``game:``) value lives, found without running
+    any of it: a ``file.py`` (the file alone, not its folder, which usually holds the
+    config) or a module's top-level package. Built-in names live in simcli itself."""
+    import importlib.util
+
+    from simcli.plugins import is_file_target, resolve_file
+
+    if ":" not in use:
+        return []
+    if is_file_target(use):
+        try:
+            return [str(resolve_file(use.rpartition(":")[0], base_dir, "code", ValueError))]
+        except ValueError:
+            return []  # the loader reports it
+    top = use.rpartition(":")[0].split(".")[0]
+    try:
+        spec = importlib.util.find_spec(top)
+    except (ImportError, ValueError):
+        return []
+    if spec is None:
+        return []
+    if spec.submodule_search_locations:
+        return list(spec.submodule_search_locations)
+    return [spec.origin] if spec.origin else []
 
 
 def _watch_parent(parent: int) -> None:

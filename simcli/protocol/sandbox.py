@@ -4,10 +4,12 @@
   ``exec``: die with the worker that started it (``PR_SET_PDEATHSIG``), an optional cap
   on its address space (``RLIMIT_AS``), and, where the kernel has Landlock ABI 6 or
   later, no signals to processes outside its own sandbox (it cannot interrupt the run).
-* :func:`restrict_reads` is called by the Python client once the strategy's code is
-  loaded: from then on the process can read only the Python installation and simcli's
-  own packages, and write no file. The run's output folder, its config and every other
-  file are out of reach.
+* :func:`restrict_reads` is called by the Python client before any code of the
+  strategy runs (its module is imported afterwards): from then on the process can read
+  only the Python installation, simcli's own packages and the strategy's own file or
+  package, can write no file and (Landlock ABI 4) open no TCP connection. The run's
+  output folder, its config and every other file are out of reach. UDP and other
+  socket kinds are not covered by Landlock: run hostile code in a container.
 
 Every function degrades to doing nothing where the kernel lacks the feature;
 :func:`landlock_abi` says what is available.
@@ -35,6 +37,7 @@ _FS_EXECUTE, _FS_WRITE_FILE, _FS_READ_FILE, _FS_READ_DIR = 1, 2, 4, 8
 _FS_ABI1 = (1 << 13) - 1  # execute .. make_sym
 _FS_REFER, _FS_TRUNCATE, _FS_IOCTL_DEV = 1 << 13, 1 << 14, 1 << 15
 _SCOPE_ABSTRACT_UNIX_SOCKET, _SCOPE_SIGNAL = 1, 2
+_NET_BIND_TCP, _NET_CONNECT_TCP = 1, 2
 
 try:
     _libc = ctypes.CDLL(None, use_errno=True)
@@ -163,7 +166,8 @@ def restrict_reads(roots: Iterable[str]) -> bool:
             is_dir = os.path.isdir(root)
             rules.append((fd, read_dir if is_dir else _FS_READ_FILE | _FS_EXECUTE))
         scoped = _SCOPE_SIGNAL | _SCOPE_ABSTRACT_UNIX_SOCKET if abi >= 6 else 0
-        return _restrict(_RulesetAttr(handled, 0, scoped), abi, rules)
+        net = _NET_BIND_TCP | _NET_CONNECT_TCP if abi >= 4 else 0  # no TCP at all
+        return _restrict(_RulesetAttr(handled, net, scoped), abi, rules)
     finally:
         for fd in fds:
             os.close(fd)

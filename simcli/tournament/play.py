@@ -167,7 +167,7 @@ def _finish(
     if detail is not None:
         record["detail"] = detail
     for seat, player in enumerate(players):
-        if isinstance(player, RemoteSeat):
+        if type(player) is RemoteSeat:
             player.end_game(record["index"], seat, record)
     return record
 
@@ -195,10 +195,19 @@ def _start(
         started.append(_guarded(seat, timed, _make, factory, game, seat, seed))
 
 
-def _make(factory: StrategyFactory, game: Game, seat: int, seed: int) -> Strategy:
+class _Local(NamedTuple):
+    """A started in-process strategy: its bound ``choose`` and whether it wants views,
+    both read once under the clock (a property or a ``__bool__`` is strategy code too)."""
+
+    choose: Callable[..., Any]
+    wants_view: bool
+
+
+def _make(factory: StrategyFactory, game: Game, seat: int, seed: int) -> _Local:
     strategy = factory()
     strategy.start_game(game, seat, seat_rng(seed, seat))
-    return strategy
+    wants = getattr(strategy, "wants_view", True)
+    return _Local(strategy.choose, wants is not False)
 
 
 def _answer(legal: list[Any], choose: Callable[..., Any], view: Any, offered: list[Any]) -> Any:
@@ -252,9 +261,9 @@ def _play_out(
     legal_moves = state.legal_moves
     view = state.view
     scalar = state.game.scalar_moves
-    local = [not isinstance(p, RemoteSeat) for p in players]
+    local = [type(p) is _Local for p in players]
     choosers = [p.choose if ok else None for p, ok in zip(players, local, strict=True)]
-    wants_view = [getattr(p, "wants_view", True) for p in players]
+    wants_view = [p.wants_view for p in players]  # a _Local's bool or a RemoteSeat's
     while True:
         try:
             seat = state.current_player

@@ -147,7 +147,7 @@ def _run_locked(
         check_output(out, force)  # the one check, before anything starts or is written
     # Start strategy programs and connect to the cluster before anything is written: a
     # strategy that cannot start or an unreachable scheduler leaves no half-made folder.
-    check_strategy_processes(config, programs_only=True)
+    check_strategy_processes(config)
     executor = make_executor(config, schedule, workers)
     if not resume:
         try:

@@ -16,7 +16,6 @@ import select
 import shlex
 import signal
 import subprocess
-import tempfile
 import threading
 import time
 from collections.abc import Mapping, Sequence
@@ -63,10 +62,8 @@ class StrategyProcess:
         self._buffer = bytearray()
         self._outbox: list[bytes] = []
         self._stderr_tail: list[str] = []
-        self._private_cwd = None
         if cwd is None:
-            self._private_cwd = tempfile.mkdtemp(prefix="simcli-strategy-")
-            cwd = self._private_cwd
+            cwd = "/"  # a folder of nobody's: nothing relative to read or write there
         try:
             self.proc = subprocess.Popen(
                 list(command),
@@ -79,7 +76,6 @@ class StrategyProcess:
                 preexec_fn=child_setup(os.getpid(), memory_limit),
             )
         except (OSError, ValueError, subprocess.SubprocessError) as exc:
-            self._cleanup_dir()
             raise StrategyFault("crashed", f"cannot start {shlex.join(command)}: {exc}") from None
         self._in = self.proc.stdin.fileno()
         self._out = self.proc.stdout.fileno()
@@ -257,12 +253,3 @@ class StrategyProcess:
                 stream.close()
             except OSError:
                 pass
-        self._cleanup_dir()
-
-    def _cleanup_dir(self) -> None:
-        if self._private_cwd is not None:
-            try:
-                os.rmdir(self._private_cwd)
-            except OSError:
-                pass
-            self._private_cwd = None

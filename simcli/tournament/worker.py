@@ -208,17 +208,13 @@ def _folder(config: Config) -> str:
     return str(config.base_dir.resolve()) if config.base_dir else "."
 
 
-def check_strategy_processes(config: Config, programs_only: bool = False) -> None:
-    """Start every out-of-process strategy (only the ``cmd:`` programs with
-    ``programs_only``: Python classes were loaded and checked with the config) once and
-    complete its handshake; raises :class:`StrategyLoadError` naming the strategy and
-    what went wrong."""
+def check_strategy_processes(config: Config) -> None:
+    """Start every out-of-process strategy once and complete its handshake (where a
+    Python class is loaded, its games and params checked: never in this process);
+    raises :class:`StrategyLoadError` naming the strategy and what went wrong."""
     from simcli.errors import StrategyLoadError
 
-    commands = {s.name for s in config.strategies if s.command is not None}
     for name, factory in strategy_factories(config).items():
-        if programs_only and name not in commands:
-            continue
         if isinstance(factory, RemoteSeatFactory):
             try:
                 check_handshake(factory, config.options)
