@@ -23,6 +23,7 @@ SIZE = 5  # tiles per side
 SPOTS_PER_SIDE = SIZE + 1
 SPOTS = SPOTS_PER_SIDE * SPOTS_PER_SIDE
 TILE_SET = (0,) * 5 + (1,) * 5 + (2,) * 5 + (3,) * 5 + (-1,) * 5
+_SORTED_TILES = sorted(TILE_SET)
 EMPTY = -1
 
 #: The four corner spots of each tile, tile index row-major.
@@ -70,22 +71,25 @@ def tile_points(value: int, mine: int, theirs: int) -> int:
     return value
 
 
+#: ``_POINTS[value][mine][theirs]``: :func:`tile_points` as a table (value -1 at index -1).
+_POINTS = tuple(
+    tuple(tuple(tile_points(value, m, t) for t in range(5)) for m in range(5))
+    for value in (0, 1, 2, 3, -1)
+)
+
+
 def score_board(tiles: list[int] | tuple[int, ...], board: list[int]) -> list[int]:
     """Points of both seats for the counters on ``board`` (empty spots count for nobody)."""
-    totals = [0, 0]
-    for value, corners in zip(tiles, TILE_CORNERS, strict=True):
-        a = b = 0
-        for spot in corners:
-            owner = board[spot]
-            if owner == 0:
-                a += 1
-            elif owner == 1:
-                b += 1
+    a_total = b_total = 0
+    for value, (p, q, r, s) in zip(tiles, TILE_CORNERS, strict=True):
+        corners = (board[p], board[q], board[r], board[s])
+        a = corners.count(0)
+        b = corners.count(1)
         if a > b:
-            totals[0] += tile_points(value, a, b)
+            a_total += _POINTS[value][a][b]
         elif b > a:
-            totals[1] += tile_points(value, b, a)
-    return totals
+            b_total += _POINTS[value][b][a]
+    return [a_total, b_total]
 
 
 def checked_tiles(tiles: Any, where: str) -> tuple[int, ...]:
@@ -94,8 +98,8 @@ def checked_tiles(tiles: Any, where: str) -> tuple[int, ...]:
     if (
         not isinstance(tiles, list)
         or len(tiles) != SIZE * SIZE
-        or any(type(t) is not int for t in tiles)
-        or sorted(tiles) != sorted(TILE_SET)
+        or set(map(type, tiles)) != {int}
+        or sorted(tiles) != _SORTED_TILES
     ):
         raise IllegalMoveError(
             f"{where} must list 25 tiles: five each of 0, 1, 2, 3 and -1 (mouse)"
@@ -104,7 +108,23 @@ def checked_tiles(tiles: Any, where: str) -> tuple[int, ...]:
 
 
 class LibrariaState(State):
-    __slots__ = ("game", "players", "options", "tiles", "board", "ply", "_order")
+    """``board`` and ``ply`` are the position; ``_free`` (the empty spots in increasing
+    order) is kept up to date by every placement, so that :meth:`legal_moves` is one list
+    copy instead of a scan of the 36 spots. Build positions through
+    :meth:`Libraria.state_from_snapshot` (or by playing moves), never by writing
+    ``board`` directly, or ``_free`` goes stale."""
+
+    __slots__ = (
+        "game",
+        "players",
+        "options",
+        "tiles",
+        "board",
+        "ply",
+        "current_player",
+        "_order",
+        "_free",
+    )
 
     def __init__(self, game: Libraria, options: Mapping[str, Any], tiles: tuple[int, ...]):
         self.game = game
@@ -114,14 +134,12 @@ class LibrariaState(State):
         self.board = [EMPTY] * SPOTS
         self.ply = 0
         self._order = TURN_ORDER[options["opening"]]
-
-    @property
-    def current_player(self) -> int:
-        return self._order[self.ply]
+        self._free = list(range(SPOTS))
+        #: the seat to move, kept up to date by every placement (``_order[ply]``)
+        self.current_player = self._order[0]
 
     def legal_moves(self) -> list[int]:
-        board = self.board
-        return [spot for spot in range(SPOTS) if board[spot] == EMPTY]
+        return self._free.copy()
 
     def apply(self, move: Any) -> None:
         if self.ply >= SPOTS:
@@ -132,8 +150,16 @@ class LibrariaState(State):
             raise IllegalMoveError(f"spot {move} is off the board (spots are 0..35)")
         if self.board[move] != EMPTY:
             raise IllegalMoveError(f"spot {move} is already taken")
-        self.board[move] = self._order[self.ply]
-        self.ply += 1
+        self.apply_trusted(move)
+
+    def apply_trusted(self, move: Any) -> None:
+        """:meth:`apply` without the checks, for a spot from :meth:`legal_moves`."""
+        ply = self.ply
+        order = self._order
+        self.board[move] = order[ply]
+        self.ply = ply + 1
+        self.current_player = order[ply + 1]
+        self._free.remove(move)
 
     def is_terminal(self) -> bool:
         return self.ply >= SPOTS
@@ -166,7 +192,9 @@ class LibrariaState(State):
         new.tiles = self.tiles
         new.board = self.board.copy()
         new.ply = self.ply
+        new.current_player = self.current_player
         new._order = self._order
+        new._free = self._free.copy()
         return new
 
     def render(self) -> str:
@@ -257,6 +285,8 @@ class Libraria(Game):
                 )
         state.board = list(board)
         state.ply = ply
+        state.current_player = order[ply]
+        state._free = [spot for spot in range(SPOTS) if board[spot] == EMPTY]
         return state
 
     def evaluate(self, state: State, seat: int) -> float:

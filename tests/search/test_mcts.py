@@ -29,11 +29,10 @@ BLOCK_BOARD = [0, 0, 0, -1, 1, 0, 1, 0, 1, 0, 1, 1, 0, 1, 1, 1, 1, 0,
 
 def libraria_position(tiles, board):
     options = LIBRARIA.resolve_options({})
-    state = LIBRARIA.new_state(2, options, {"tiles": list(tiles)})
-    for spot, owner in enumerate(board):
-        state.board[spot] = owner
-    state.ply = sum(1 for x in board if x != -1)
-    return state
+    ply = sum(1 for x in board if x != -1)
+    return LIBRARIA.state_from_snapshot(
+        2, options, {"tiles": list(tiles), "board": list(board), "ply": ply}
+    )
 
 
 def started(strategy, game, seat=0, seed=1):
