@@ -16,7 +16,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from simcli.frozen import freeze
+from simcli.frozen import FrozenDict, freeze
 from simcli.game import TERMINAL, Game, IllegalMoveError, Option, Outcome, State
 
 SIZE = 5  # tiles per side
@@ -92,6 +92,27 @@ def score_board(tiles: list[int] | tuple[int, ...], board: list[int]) -> list[in
     return [a_total, b_total]
 
 
+#: ``_FULL[value][ones]``: (seat 0's, seat 1's) points of a tile of ``value`` whose four
+#: corners are all taken, ``ones`` of them by seat 1 (value -1 at index -1).
+_FULL = tuple(
+    tuple(
+        (tile_points(value, 4 - ones, ones), tile_points(value, ones, 4 - ones))
+        for ones in range(5)
+    )
+    for value in (0, 1, 2, 3, -1)
+)
+
+
+def score_full_board(tiles: list[int] | tuple[int, ...], board: list[int]) -> list[int]:
+    """:func:`score_board` for a board without empty spots (the end of the game)."""
+    a_total = b_total = 0
+    for value, (p, q, r, s) in zip(tiles, TILE_CORNERS, strict=True):
+        a, b = _FULL[value][board[p] + board[q] + board[r] + board[s]]
+        a_total += a
+        b_total += b
+    return [a_total, b_total]
+
+
 def checked_tiles(tiles: Any, where: str) -> tuple[int, ...]:
     """``tiles`` (25 tile values) as a tuple; :class:`IllegalMoveError` if they are not
     the game's tiles."""
@@ -105,6 +126,23 @@ def checked_tiles(tiles: Any, where: str) -> tuple[int, ...]:
             f"{where} must list 25 tiles: five each of 0, 1, 2, 3 and -1 (mouse)"
         )
     return tuple(tiles)
+
+
+#: The read-only options of every combination of option values, built once.
+_FROZEN_OPTIONS = FrozenDict(
+    ((opening, tiebreak), freeze({"opening": opening, "tiebreak": tiebreak}))
+    for opening in ("two_counters", "one_counter")
+    for tiebreak in ("none", "first_player")
+)
+
+
+def _frozen(options: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``freeze(options)``, shared between states for the usual two options."""
+    if len(options) == 2:
+        frozen = _FROZEN_OPTIONS.get((options.get("opening"), options.get("tiebreak")))
+        if frozen is not None:
+            return frozen
+    return freeze(options)
 
 
 class LibrariaState(State):
@@ -165,6 +203,8 @@ class LibrariaState(State):
         return self.ply >= SPOTS
 
     def scores(self) -> list[int]:
+        if self.ply == SPOTS:
+            return score_full_board(self.tiles, self.board)
         return score_board(self.tiles, self.board)
 
     def outcome(self) -> Outcome:
@@ -251,7 +291,7 @@ class Libraria(Game):
     ) -> LibrariaState:
         self.check_players(players)
         tiles = setup.get("tiles") if isinstance(setup, Mapping) else None
-        return LibrariaState(self, options, checked_tiles(tiles, "setup.tiles"))
+        return LibrariaState(self, _frozen(options), checked_tiles(tiles, "setup.tiles"))
 
     def state_from_snapshot(
         self, players: int, options: Mapping[str, Any], snapshot: Mapping[str, Any]
@@ -265,7 +305,7 @@ class Libraria(Game):
             raise IllegalMoveError(
                 "a Libraria snapshot is an object with 'tiles', 'board' and 'ply'"
             ) from None
-        state = LibrariaState(self, options, checked_tiles(tiles, "snapshot.tiles"))
+        state = LibrariaState(self, _frozen(options), checked_tiles(tiles, "snapshot.tiles"))
         if (
             not isinstance(board, list)
             or len(board) != SPOTS

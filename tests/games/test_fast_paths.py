@@ -1,0 +1,115 @@
+"""The engines' fast paths agree with the slow ones at every ply of random games.
+
+* ``apply_trusted`` (the unchecked apply that search uses) leaves the same snapshot as the
+  validated ``apply`` for every legal move and chance outcome;
+* incrementally kept legal moves equal the ones of the same position rebuilt from its
+  snapshot (``state_from_snapshot`` computes everything from scratch) and of a clone;
+  Libraria's also equal a plain scan of the 36 spots.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from simcli.game import CHANCE, TERMINAL
+from simcli.games import get_game
+from simcli.games.libraria import EMPTY, SPOTS, score_board
+
+CASES = [
+    ("libraria", 2, {}),
+    ("libraria", 2, {"opening": "one_counter"}),
+    ("library", 2, {}),
+    ("library", 4, {}),
+    ("adas_library", 2, {}),
+    ("adas_library", 4, {}),
+    ("ex_libris", 2, {}),
+    ("ex_libris", 4, {}),
+    ("bibliogamo", 1, {}),
+]
+
+
+def random_game(game_id: str, players: int, options: dict, seed: int):
+    """Yield every state of a seeded random game, from the setup to the end."""
+    game = get_game(game_id)
+    opts = game.resolve_options(options)
+    rng = random.Random(seed)
+    state = game.new_state(players, opts, game.sample_setup(players, opts, rng))
+    for _ in range(5000):
+        yield game, opts, state
+        seat = state.current_player
+        if seat == TERMINAL:
+            return
+        if seat == CHANCE:
+            state.apply(state.sample_chance(rng))
+        else:
+            moves = state.legal_moves()
+            state.apply(moves[rng.randrange(len(moves))])
+    raise AssertionError("the random game did not end")
+
+
+@pytest.mark.parametrize(("game_id", "players", "options"), CASES)
+def test_trusted_apply_equals_validated_apply(game_id, players, options) -> None:
+    for seed in (1, 2):
+        plies = 0
+        for _game, _opts, state in random_game(game_id, players, options, seed):
+            seat = state.current_player
+            if seat == TERMINAL:
+                break
+            if seat == CHANCE:
+                outcomes = [state.sample_chance(random.Random(k)) for k in range(3)]
+            else:
+                moves = state.legal_moves()
+                # every move at small branching, a seeded sample of them otherwise
+                outcomes = moves if len(moves) <= 12 else random.Random(plies).sample(moves, 12)
+            for move in outcomes:
+                checked, trusted = state.clone(), state.clone()
+                checked.apply(move)
+                trusted.apply_trusted(move)
+                assert trusted.snapshot() == checked.snapshot(), (seed, plies, move)
+                assert trusted.current_player == checked.current_player
+                assert trusted.legal_moves() == checked.legal_moves()
+            plies += 1
+        assert plies > 0
+
+
+@pytest.mark.parametrize(("game_id", "players", "options"), CASES)
+def test_incremental_legal_moves_equal_a_rebuilt_position(game_id, players, options) -> None:
+    for seed in (3, 4):
+        for game, opts, state in random_game(game_id, players, options, seed):
+            rebuilt = game.state_from_snapshot(players, opts, state.snapshot())
+            moves = state.legal_moves()
+            assert moves == rebuilt.legal_moves()
+            assert moves == state.clone().legal_moves()
+            assert state.current_player == rebuilt.current_player
+
+
+def test_libraria_legal_moves_equal_a_scan_of_the_board() -> None:
+    for seed in range(5, 25):
+        for _game, _opts, state in random_game("libraria", 2, {}, seed):
+            scan = [spot for spot in range(SPOTS) if state.board[spot] == EMPTY]
+            assert state.legal_moves() == scan
+            # the list handed out is a copy: changing it changes nothing
+            state.legal_moves().clear()
+            assert state.legal_moves() == scan
+
+
+def test_libraria_trusted_playouts_end_like_validated_ones() -> None:
+    """Whole games played by ``apply_trusted`` alone reach the same final state and
+    outcome as the same moves played through ``apply``."""
+    game = get_game("libraria")
+    opts = game.resolve_options({})
+    for seed in range(10):
+        rng = random.Random(seed)
+        setup = game.sample_setup(2, opts, rng)
+        fast, slow = game.new_state(2, opts, setup), game.new_state(2, opts, setup)
+        while not fast.is_terminal():
+            move = rng.choice(fast.legal_moves())
+            fast.apply_trusted(move)
+            slow.apply(move)
+        assert slow.is_terminal()
+        assert fast.snapshot() == slow.snapshot()
+        assert fast.outcome() == slow.outcome()
+        # the end-of-game scorer agrees with the one for partial boards
+        assert fast.scores() == score_board(fast.tiles, fast.board)
