@@ -27,6 +27,7 @@ CASES = [
     ("ex_libris", 2, {}),
     ("ex_libris", 4, {}),
     ("bibliogamo", 1, {}),
+    ("bibliogamo", 1, {"last_cubes": "choose", "block_scope": "any"}),
 ]
 
 
