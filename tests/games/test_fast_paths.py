@@ -114,3 +114,36 @@ def test_libraria_trusted_playouts_end_like_validated_ones() -> None:
         assert fast.outcome() == slow.outcome()
         # the end-of-game scorer agrees with the one for partial boards
         assert fast.scores() == score_board(fast.tiles, fast.board)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_library_legal_moves_equal_a_scan_of_the_board(players) -> None:
+    """Plates, walls and wall pushes as a plain scan of cells and gaps finds them
+    (pushes by walking the run of walls, ``wall_push_target``)."""
+    from simcli.games.library.board import (
+        CELLS,
+        GAPS,
+        PLATE_MOVES,
+        PUSH_DIRS,
+        PUSH_WALL_MOVES,
+        WALL_MOVES,
+    )
+
+    blocked = 0
+    for seed in range(6):
+        for _game, _opts, state in random_game("library", players, {}, seed):
+            if state.current_player < 0:
+                continue
+            seat = state.turn % players
+            cells, walls = state.cells, state.walls
+            moves = state.legal_moves()
+            plates = [PLATE_MOVES[c] for c in range(CELLS) if cells[c] == -1]
+            gaps = [WALL_MOVES[g] for g in range(GAPS) if walls[g] == -1]
+            own = [(g, d) for g in range(GAPS) if walls[g] == seat for d in PUSH_DIRS[g]]
+            pushes = [
+                PUSH_WALL_MOVES[g][d] for g, d in own if state.wall_push_target(g, d) is not None
+            ]
+            blocked += len(own) - len(pushes)
+            assert moves[: len(plates) + len(gaps)] == plates + gaps
+            assert [m for m in moves if m.startswith("M ")] == pushes
+    assert blocked > 0  # the games reached walls that cannot be pushed
