@@ -80,11 +80,15 @@ def run_ends(items: Sequence[int]) -> list[int]:
     return ends
 
 
-def move_targets(row: Sequence[int], distance: int) -> list[tuple[int, str, int]]:
-    """(position, direction, target) of every exact-distance move that changes ``row``."""
+def move_targets(
+    row: Sequence[int], distance: int, ends: list[int] | None = None
+) -> list[tuple[int, str, int]]:
+    """(position, direction, target) of every exact-distance move that changes ``row``
+    (``ends``: ``run_ends(row)`` when the caller has it already)."""
     out = []
     last = len(row) - 1
-    ends = run_ends(row)
+    if ends is None:
+        ends = run_ends(row)
     for p in range(len(row)):
         q = p - distance
         if q >= 0 and ends[q] < p:
@@ -95,11 +99,12 @@ def move_targets(row: Sequence[int], distance: int) -> list[tuple[int, str, int]
     return out
 
 
-def end_targets(row: Sequence[int]) -> list[tuple[int, str, int]]:
+def end_targets(row: Sequence[int], ends: list[int] | None = None) -> list[tuple[int, str, int]]:
     """(position, direction, target) of every Move to End that changes ``row``."""
     out = []
     last = len(row) - 1
-    ends = run_ends(row)
+    if ends is None:
+        ends = run_ends(row)
     for p in range(len(row)):
         if p > 0 and ends[0] < p:
             out.append((p, LEFT, 0))
