@@ -462,7 +462,21 @@ class ExLibrisState(State):
             return
         # A refused move must leave the state as it was: check it against the legal
         # moves before anything changes (the handlers below may assume a legal move).
-        move = self._offered(move)
+        self._play(task, self._offered(move))
+
+    def apply_trusted(self, move: Any) -> None:
+        """:meth:`apply` without looking ``move`` up among the legal moves (which costs a
+        second generation of them): for a move from :meth:`legal_moves`, or a chance
+        outcome from :meth:`sample_chance`, which :meth:`apply` takes as it is)."""
+        task = self.tasks[-1]
+        if task[0] in CHANCES:
+            self.apply(move)
+        else:
+            self._play(task, move)
+
+    def _play(self, task: tuple, move: Any) -> None:
+        """Carry out the legal decision ``move`` of ``task`` and run on."""
+        head = task[0]
         if head == "place":
             self._apply_placement(move)
         elif head in ("shelve", "take", "swap", "discard_draw", "discard", "search", "bid", "flip"):
