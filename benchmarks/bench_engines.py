@@ -15,11 +15,14 @@ both see the same machine. Per game:
   the hidden-card games).
 
 For Libraria a hand-tight pure-Python loop of the same rules (a flat board, the free
-spots in a list, scoring by the same table) runs in the head's subprocess: the engine
-loop's rate over it is the ``vs tight`` figure.
+spots in a list, scoring in one pass) runs in the head's subprocess right after its
+engine loop: the engine loop's rate over it is the ``engine loop / tight loop`` figure.
 
-Each figure is the best of the rounds; each speed-up is the median over the rounds of the
-head / base ratio of one round (adjacent measurements), [min, max] after it.
+Each side is one long-lived subprocess; every measurement runs on the base and then on
+the head, back to back, so that a ratio compares two runs that saw the same machine (the
+load of a shared machine drifts by tens of percent within seconds). Each rate printed is
+the best of the rounds; each speed-up the median over the rounds of the head / base
+ratio, [min, max] after it.
 """
 
 from __future__ import annotations
@@ -130,29 +133,54 @@ def tight_libraria(games: int) -> float:
     return games / (time.perf_counter() - start)
 
 
-def measure(scale: float, tight: bool) -> dict[str, float]:
-    out: dict[str, float] = {}
+def measurements(scale: float) -> list[tuple[str, str, tuple]]:
+    """(key, function name, arguments) of every measurement, in the order they run."""
+    out = []
     for game_id, players, games, iterations, kind in GAMES:
         n = max(1, int(games * scale))
-        out[f"{game_id}/engine"] = engine_rate(game_id, players, n, trusted=True)
-        if tight and game_id == "libraria":  # right after the engine loop: same machine
-            out["libraria/tight"] = tight_libraria(n)
-        out[f"{game_id}/validated"] = engine_rate(game_id, players, n, trusted=False)
+        out.append((f"{game_id}/engine", "engine_rate", (game_id, players, n, True)))
+        out.append((f"{game_id}/validated", "engine_rate", (game_id, players, n, False)))
         budget = max(10, int(iterations * scale))
-        out[f"{game_id}/{kind}"] = search_rate(game_id, players, budget, kind)
+        out.append((f"{game_id}/{kind}", "search_rate", (game_id, players, budget, kind)))
     return out
+
+
+def serve() -> None:
+    """Worker: read one ``[function name, arguments]`` JSON line at a time, answer the
+    rate on one line."""
+    functions = {"engine_rate": engine_rate, "search_rate": search_rate, "tight": tight_libraria}
+    for line in sys.stdin:
+        name, arguments = json.loads(line)
+        print(json.dumps(functions[name](*arguments)), flush=True)
 
 
 # -- the driver --------------------------------------------------------------------------
 
 
-def run_side(tree: Path, scale: float, tight: bool) -> dict[str, float]:
-    env = dict(os.environ, PYTHONPATH=str(tree))
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--measure", str(scale)]
-    if tight:
-        cmd.append("--tight")
-    done = subprocess.run(cmd, env=env, cwd=tree, check=True, capture_output=True, text=True)
-    return json.loads(done.stdout)
+class Worker:
+    """A measuring subprocess with ``tree`` (a checkout) first on its import path."""
+
+    def __init__(self, tree: Path):
+        env = dict(os.environ, PYTHONPATH=str(tree))
+        self.proc = subprocess.Popen(
+            [sys.executable, str(Path(__file__).resolve()), "--serve"],
+            env=env,
+            cwd=tree,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+
+    def rate(self, name: str, arguments: tuple) -> float:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(json.dumps([name, list(arguments)]) + "\n")
+        self.proc.stdin.flush()
+        return float(json.loads(self.proc.stdout.readline()))
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        self.proc.wait()
 
 
 def spread(values: list[float]) -> str:
@@ -162,17 +190,14 @@ def spread(values: list[float]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument(
-        "--base",
-        default=None,
-        help="earlier commit (default: the merge base with main)",
+        "--base", default=None, help="earlier commit (default: the merge base with main)"
     )
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--quick", action="store_true", help="a fifth of the work per round")
-    parser.add_argument("--measure", type=float, default=None, help=argparse.SUPPRESS)
-    parser.add_argument("--tight", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.measure is not None:
-        print(json.dumps(measure(args.measure, args.tight)))
+    if args.serve:
+        serve()
         return
     base = (
         args.base
@@ -184,7 +209,11 @@ def main() -> None:
             text=True,
         ).stdout.strip()
     )
-    scale = 0.2 if args.quick else 1.0
+    plan = measurements(0.2 if args.quick else 1.0)
+    tight_games = plan[0][2][2]
+    before: dict[str, list[float]] = {key: [] for key, _, _ in plan}
+    after: dict[str, list[float]] = {key: [] for key, _, _ in plan}
+    tight: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
         tree = Path(tmp) / "base"
         subprocess.run(
@@ -193,32 +222,39 @@ def main() -> None:
             check=True,
             capture_output=True,
         )
+        old, new = Worker(tree), Worker(ROOT)
         try:
-            rounds = []
+            for _key, name, arguments in plan:  # warm-up: imports, component files
+                old.rate(name, arguments)
+                new.rate(name, arguments)
             for _ in range(args.rounds):
-                before = run_side(tree, scale, tight=False)
-                after = run_side(ROOT, scale, tight=True)
-                rounds.append((before, after))
+                for key, name, arguments in plan:  # base and head back to back
+                    before[key].append(old.rate(name, arguments))
+                    after[key].append(new.rate(name, arguments))
+                    if key == "libraria/engine":
+                        tight.append(new.rate("tight", (tight_games,)))
         finally:
+            old.close()
+            new.close()
             subprocess.run(
                 ["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT, check=False
             )
     print(
-        f"base {base[:12]} vs head, {args.rounds} interleaved rounds (best rate of each; "
-        "speed-up: median of the rounds' ratios [min, max])"
+        f"base {base[:12]} vs head, {args.rounds} rounds, each measurement of the base and "
+        "the head back to back (best rate of each; speed-up: median of the rounds' "
+        "ratios [min, max])"
     )
-    for key in rounds[0][0]:
-        if key not in rounds[0][1]:
-            continue
-        b = max(r[0][key] for r in rounds)
-        a = max(r[1][key] for r in rounds)
+    for key, _, _ in plan:
         unit = "games/s" if key.endswith(("engine", "validated")) else "iterations/s"
-        ratios = [r[1][key] / r[0][key] for r in rounds]
-        print(f"  {key:24} {b:9.0f} -> {a:9.0f} {unit:13} x{spread(ratios)}")
-    tight = [r[1]["libraria/engine"] / r[1]["libraria/tight"] for r in rounds]
+        ratios = [a / b for a, b in zip(after[key], before[key], strict=True)]
+        print(
+            f"  {key:24} {max(before[key]):9.0f} -> {max(after[key]):9.0f} {unit:13} "
+            f"x{spread(ratios)}"
+        )
+    vs_tight = [a / t for a, t in zip(after["libraria/engine"], tight, strict=True)]
     print(
-        f"  libraria/tight           {max(r[1]['libraria/tight'] for r in rounds):9.0f} games/s"
-        f"   engine loop / tight loop {spread(tight)}"
+        f"  libraria/tight           {max(tight):9.0f} games/s   "
+        f"engine loop / tight loop {spread(vs_tight)}"
     )
 
 
