@@ -189,7 +189,9 @@ def rollout(
     apply_policy = apply if getattr(policy, "trusted", False) else state.apply
     legal_moves = state.legal_moves
     sample = state.sample_chance
-    randrange = rng.randrange
+    # ``_randbelow(n)`` is what ``randrange(n)`` returns for n >= 1 (the same draws),
+    # without its argument checks; kept to ``random.Random`` and its subclasses
+    randrange = getattr(rng, "_randbelow", None) or rng.randrange
     plies = 0
     while True:
         seat = state.current_player

@@ -131,11 +131,11 @@ def test_libraria_proven_values_at_the_root():
 # seat 1's entrance d7 = 3.
 def library_position(plates, players=2):
     game = get_game("library")
-    state = game.new_state(players, game.resolve_options({}), {})
+    options = game.resolve_options({})
+    snap = game.new_state(players, options, {}).snapshot()
     for cell, owner in plates.items():
-        state.cells[cell] = owner
-        state.walk |= 1 << cell
-    return game, state
+        snap["cells"][cell] = owner
+    return game, game.state_from_snapshot(players, options, snap)
 
 
 def immediate_wins(state, seat):
