@@ -71,11 +71,24 @@ def tile_points(value: int, mine: int, theirs: int) -> int:
     return value
 
 
-#: ``_POINTS[value][mine][theirs]``: :func:`tile_points` as a table (value -1 at index -1).
-_POINTS = tuple(
-    tuple(tuple(tile_points(value, m, t) for t in range(5)) for m in range(5))
-    for value in (0, 1, 2, 3, -1)
-)
+def _points_table(value: int) -> tuple[tuple[int, ...], ...]:
+    """:func:`tile_points` of a tile of ``value`` as ``table[mine][theirs]``."""
+    return tuple(tuple(tile_points(value, m, t) for t in range(5)) for m in range(5))
+
+
+def _full_table(value: int) -> tuple[tuple[int, int], ...]:
+    """(seat 0's, seat 1's) points of a tile of ``value`` whose four corners are all
+    taken, ``ones`` of them by seat 1, as ``table[ones]``."""
+    return tuple(
+        (tile_points(value, 4 - ones, ones), tile_points(value, ones, 4 - ones))
+        for ones in range(5)
+    )
+
+
+#: The tables of the rulebook's tile values; rules variants with other values (a
+#: plug-in game may change ``tiles``) are scored through :func:`tile_points` directly.
+_POINTS = FrozenDict((value, _points_table(value)) for value in set(TILE_SET))
+_FULL = FrozenDict((value, _full_table(value)) for value in set(TILE_SET))
 
 
 def score_board(tiles: list[int] | tuple[int, ...], board: list[int]) -> list[int]:
@@ -86,28 +99,20 @@ def score_board(tiles: list[int] | tuple[int, ...], board: list[int]) -> list[in
         a = corners.count(0)
         b = corners.count(1)
         if a > b:
-            a_total += _POINTS[value][a][b]
+            table = _POINTS.get(value)
+            a_total += table[a][b] if table else tile_points(value, a, b)
         elif b > a:
-            b_total += _POINTS[value][b][a]
+            table = _POINTS.get(value)
+            b_total += table[b][a] if table else tile_points(value, b, a)
     return [a_total, b_total]
-
-
-#: ``_FULL[value][ones]``: (seat 0's, seat 1's) points of a tile of ``value`` whose four
-#: corners are all taken, ``ones`` of them by seat 1 (value -1 at index -1).
-_FULL = tuple(
-    tuple(
-        (tile_points(value, 4 - ones, ones), tile_points(value, ones, 4 - ones))
-        for ones in range(5)
-    )
-    for value in (0, 1, 2, 3, -1)
-)
 
 
 def score_full_board(tiles: list[int] | tuple[int, ...], board: list[int]) -> list[int]:
     """:func:`score_board` for a board without empty spots (the end of the game)."""
     a_total = b_total = 0
     for value, (p, q, r, s) in zip(tiles, TILE_CORNERS, strict=True):
-        a, b = _FULL[value][board[p] + board[q] + board[r] + board[s]]
+        table = _FULL.get(value) or _full_table(value)
+        a, b = table[board[p] + board[q] + board[r] + board[s]]
         a_total += a
         b_total += b
     return [a_total, b_total]

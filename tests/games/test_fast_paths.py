@@ -147,3 +147,29 @@ def test_library_legal_moves_equal_a_scan_of_the_board(players) -> None:
             assert moves[: len(plates) + len(gaps)] == plates + gaps
             assert [m for m in moves if m.startswith("M ")] == pushes
     assert blocked > 0  # the games reached walls that cannot be pushed
+
+
+def test_libraria_scoring_tables_match_the_rule_for_any_tile_value() -> None:
+    """The table-driven scorers agree with the rule written out plainly, also for tile
+    values outside the rulebook's (a plug-in variant may use them, e.g. a mouse of -2)."""
+    from simcli.games.libraria import TILE_CORNERS, score_full_board
+
+    def by_rule(tiles, board):
+        totals = [0, 0]
+        for value, corners in zip(tiles, TILE_CORNERS, strict=True):
+            counts = [sum(board[s] == seat for s in corners) for seat in (0, 1)]
+            for seat in (0, 1):
+                mine, theirs = counts[seat], counts[1 - seat]
+                if mine > theirs:  # majority: the books; total control: one more (or less)
+                    bonus = 0 if theirs else (1 if value >= 0 else -1)
+                    totals[seat] += value + bonus
+        return totals
+
+    rng = random.Random(7)
+    for _ in range(300):
+        tiles = [rng.choice([-2, -1, 0, 1, 2, 3, 5]) for _ in range(25)]
+        full = [rng.randrange(2) for _ in range(SPOTS)]
+        partial = [rng.randrange(-1, 2) for _ in range(SPOTS)]
+        assert score_full_board(tiles, full) == by_rule(tiles, full)
+        assert score_board(tiles, full) == by_rule(tiles, full)
+        assert score_board(tiles, partial) == by_rule(tiles, partial)
