@@ -202,3 +202,12 @@ def _beyond(gap: int, d: int) -> int:
 BEYOND: tuple[tuple[int, ...], ...] = tuple(
     tuple(_beyond(g, d) for d in range(4)) for g in range(GAPS)
 )
+#: Per gap, (bits, move) for each push direction: ``bits`` are the :data:`BEYOND` bits in
+#: one mask for both kinds of gap (vertical gaps' shifted left by :data:`CELLS`), so the
+#: push is possible exactly when ``bits & ~(hmask | vmask << CELLS)``.
+PUSH_OPTIONS: tuple[tuple[tuple[int, str], ...], ...] = tuple(
+    tuple(
+        (BEYOND[g][d] << (0 if g < H_GAPS else CELLS), PUSH_WALL_MOVES[g][d]) for d in PUSH_DIRS[g]
+    )
+    for g in range(GAPS)
+)

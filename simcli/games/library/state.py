@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Any
 from simcli.frozen import FrozenDict, freeze
 from simcli.game import TERMINAL, IllegalMoveError, Outcome, State
 from simcli.games.library.board import (
-    BEYOND,
     CELLS,
     DIRECTIONS,
     EMPTY,
@@ -24,8 +23,7 @@ from simcli.games.library.board import (
     PARSE,
     PASS,
     PLATE_MOVES,
-    PUSH_DIRS,
-    PUSH_WALL_MOVES,
+    PUSH_OPTIONS,
     SIZE,
     SPHERE_MOVES,
     STEP,
@@ -179,18 +177,11 @@ class LibraryState(State):
         seat = self.turn % self.players
         moves = self._plates + self._walls
         own = self._own[seat]
-        if own:  # this seat's walls may be pushed and toppled
-            append = moves.append
-            h_free, v_free = ~self.hmask, ~self.vmask
-            for g in own:  # a push needs an empty gap further along the line
-                free = h_free if g < H_GAPS else v_free
-                beyond = BEYOND[g]
-                pushes = PUSH_WALL_MOVES[g]
-                for d in PUSH_DIRS[g]:
-                    if beyond[d] & free:
-                        append(pushes[d])
-            for g in own:
-                moves += TOPPLE_PAIRS[g]
+        if own:  # this seat's walls may be pushed (to an empty gap further along the
+            # line, see PUSH_OPTIONS) and toppled
+            free = ~(self.hmask | self.vmask << CELLS)
+            moves += [move for g in own for bits, move in PUSH_OPTIONS[g] if bits & free]
+            moves += [move for g in own for move in TOPPLE_PAIRS[g]]
         for d in range(4):
             if self.sphere_push_end(d) is not None:
                 moves.append(SPHERE_MOVES[d])
