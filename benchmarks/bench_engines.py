@@ -133,10 +133,12 @@ def tight_libraria(games: int) -> float:
     return games / (time.perf_counter() - start)
 
 
-def measurements(scale: float) -> list[tuple[str, str, tuple]]:
+def measurements(scale: float, only: list[str] | None = None) -> list[tuple[str, str, tuple]]:
     """(key, function name, arguments) of every measurement, in the order they run."""
     out = []
     for game_id, players, games, iterations, kind in GAMES:
+        if only and game_id not in only:
+            continue
         n = max(1, int(games * scale))
         out.append((f"{game_id}/engine", "engine_rate", (game_id, players, n, True)))
         out.append((f"{game_id}/validated", "engine_rate", (game_id, players, n, False)))
@@ -194,6 +196,7 @@ def main() -> None:
     )
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--quick", action="store_true", help="a fifth of the work per round")
+    parser.add_argument("--game", action="append", help="only this game (repeatable)")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
@@ -209,8 +212,8 @@ def main() -> None:
             text=True,
         ).stdout.strip()
     )
-    plan = measurements(0.2 if args.quick else 1.0)
-    tight_games = plan[0][2][2]
+    plan = measurements(0.2 if args.quick else 1.0, args.game)
+    tight_games = GAMES[0][2]
     before: dict[str, list[float]] = {key: [] for key, _, _ in plan}
     after: dict[str, list[float]] = {key: [] for key, _, _ in plan}
     tight: list[float] = []
@@ -251,6 +254,8 @@ def main() -> None:
             f"  {key:24} {max(before[key]):9.0f} -> {max(after[key]):9.0f} {unit:13} "
             f"x{spread(ratios)}"
         )
+    if not tight:
+        return
     vs_tight = [a / t for a, t in zip(after["libraria/engine"], tight, strict=True)]
     print(
         f"  libraria/tight           {max(tight):9.0f} games/s   "

@@ -83,15 +83,19 @@ def run_ends(items: Sequence[int]) -> list[int]:
 def move_targets(
     row: Sequence[int], distance: int, ends: list[int] | None = None
 ) -> list[tuple[int, str, int]]:
-    """(position, direction, target) of every exact-distance move that changes ``row``,
-    by position, left before right (``ends``: ``run_ends(row)`` when the caller has it
-    already). A move changes the row unless it crosses only books of its own colour."""
-    size = len(row)
+    """(position, direction, target) of every exact-distance move that changes ``row``
+    (``ends``: ``run_ends(row)`` when the caller has it already)."""
+    out = []
+    last = len(row) - 1
     if ends is None:
         ends = run_ends(row)
-    out = [(p, LEFT, p - distance) for p in range(distance, size) if ends[p - distance] < p]
-    out += [(p, RIGHT, p + distance) for p in range(size - distance) if ends[p] < p + distance]
-    out.sort()  # "L" < "R": the order of a scan by position, left first
+    for p in range(len(row)):
+        q = p - distance
+        if q >= 0 and ends[q] < p:
+            out.append((p, LEFT, q))
+        q = p + distance
+        if q <= last and ends[p] < q:
+            out.append((p, RIGHT, q))
     return out
 
 
