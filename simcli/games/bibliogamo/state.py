@@ -250,13 +250,11 @@ class BibliogamoState(State):
             else:  # a card that may not be played may not pay either
                 payers = players
             if self.options["last_cubes"] != "choose":  # no cube choices: one move a tower
-                append = moves.append
+                table = self.comp.hire_moves
                 for a in players:
                     for b in payers:
                         if b != a:
-                            prefix = f"hire {a} {b}"
-                            for t in towers:
-                                append(prefix + t)
+                            moves += table[a, b]
                 return moves
             for a in players:
                 for b in payers:
