@@ -167,8 +167,18 @@ class ExLibrisState(State):
         self.remove_from_hand(seat, card)
         shelf.place(cells, self.down[seat], (r, c), card)
 
-    def shelve_moves(self, seat: int, cards: list[int], head: str = "shelve") -> list[list]:
-        positions = shelf.open_positions(self.shelves[seat])
+    def shelve_moves(
+        self,
+        seat: int,
+        cards: list[int],
+        head: str | tuple = "shelve",
+        positions: list[tuple[int, int]] | None = None,
+    ) -> list[list]:
+        """Every ``[head, CARD, ROW, COLUMN]`` (``head`` a tuple: spliced in) of ``cards``
+        on the open positions of the seat's shelf (``positions``, when the caller has
+        them already)."""
+        if positions is None:
+            positions = shelf.open_positions(self.shelves[seat])
         moves = []
         for card in cards:
             if card == UNKNOWN:
@@ -439,13 +449,16 @@ class ExLibrisState(State):
             kinds.append(0)
         if self.special[seat]:
             kinds.append(1)
+        positions = None  # the seat's open shelf positions, found once for both kinds
         for special in kinds:
             prefix = "s" if special else ""
             for tile in self.face_up_tiles():
                 if assistants.may_visit(self, seat, tile, special):
                     moves.append([prefix + "loc", self.loc(tile).number])
             if len(self.home[seat]) < HOME_SPACES:
-                moves.extend(assistants.home_moves(self, seat, special))
+                if positions is None:
+                    positions = shelf.open_positions(self.shelves[seat])
+                moves.extend(assistants.home_moves(self, seat, special, positions))
         return moves
 
     def open_space(self, tile: int) -> bool:
