@@ -26,6 +26,7 @@ CASES = [
     ("adas_library", 4, {}),
     ("ex_libris", 2, {}),
     ("ex_libris", 4, {}),
+    ("ex_libris", 3, {"mode": "advanced"}),
     ("bibliogamo", 1, {}),
     ("bibliogamo", 1, {"last_cubes": "choose", "block_scope": "any"}),
 ]

@@ -454,11 +454,20 @@ class ExLibrisState(State):
         if self.special[seat]:
             kinds.append(1)
         positions = None  # the seat's open shelf positions, found once for both kinds
+        tiles = self.face_up_tiles()
+        locations, occupants, players = self.comps.locations, self.occupants, self.players
         for special in kinds:
             prefix = "s" if special else ""
-            for tile in self.face_up_tiles():
-                if assistants.may_visit(self, seat, tile, special):
-                    moves.append([prefix + "loc", self.loc(tile).number])
+            if self.advanced:
+                for tile in tiles:
+                    if assistants.may_visit(self, seat, tile, special):
+                        moves.append([prefix + "loc", self.loc(tile).number])
+            else:  # no abilities: a tile may be visited while it has an open space
+                moves += [
+                    [prefix + "loc", locations[tile].number]
+                    for tile in tiles
+                    if len(occupants[tile]) < locations[tile].open_spaces(players)
+                ]
             if len(self.home[seat]) < HOME_SPACES:
                 if positions is None:
                     positions = shelf.open_positions(self.shelves[seat])
