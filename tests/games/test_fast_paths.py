@@ -174,3 +174,31 @@ def test_libraria_scoring_tables_match_the_rule_for_any_tile_value() -> None:
         assert score_full_board(tiles, full) == by_rule(tiles, full)
         assert score_board(tiles, full) == by_rule(tiles, full)
         assert score_board(tiles, partial) == by_rule(tiles, partial)
+
+
+def test_adas_legal_moves_are_exactly_the_moves_apply_accepts() -> None:
+    """Every candidate use of every card in hand (each position, each direction), tried
+    with the checked ``apply`` on a copy: the accepted ones are exactly the legal moves
+    (``apply`` refuses a play that changes nothing)."""
+    from simcli.game import IllegalMoveError
+
+    for seed in (5, 6):
+        for _game, _opts, state in random_game("adas_library", 2, {}, seed):
+            seat = state.current_player
+            if seat < 0:
+                continue
+            size = max(len(state.rows[seat]), len(state.master))
+            candidates = []
+            for card in set(state.hands[seat]):
+                candidates.append(["discard", card])
+                candidates.append([card])
+                candidates += [[card, i] for i in range(size)]
+                candidates += [[card, i, d] for i in range(size) for d in ("L", "R")]
+            accepted = []
+            for move in candidates:
+                try:
+                    state.clone().apply(move)
+                except IllegalMoveError:
+                    continue
+                accepted.append(move)
+            assert sorted(map(repr, accepted)) == sorted(map(repr, state.legal_moves()))

@@ -80,23 +80,33 @@ def run_ends(items: Sequence[int]) -> list[int]:
     return ends
 
 
+def move_plays(
+    card: str, row: Sequence[int], distance: int, ends: list[int] | None = None
+) -> list[list]:
+    """``[card, position, direction]`` of every exact-distance move that changes ``row``,
+    by position, left before right (``ends``: ``run_ends(row)`` when the caller has it
+    already). A move changes the row unless it crosses only books of its own colour."""
+    out = []
+    append = out.append
+    size = len(row)
+    if ends is None:
+        ends = run_ends(row)
+    for p in range(size):
+        if p >= distance and ends[p - distance] < p:
+            append([card, p, LEFT])
+        if p + distance < size and ends[p] < p + distance:
+            append([card, p, RIGHT])
+    return out
+
+
 def move_targets(
     row: Sequence[int], distance: int, ends: list[int] | None = None
 ) -> list[tuple[int, str, int]]:
-    """(position, direction, target) of every exact-distance move that changes ``row``
-    (``ends``: ``run_ends(row)`` when the caller has it already)."""
-    out = []
-    last = len(row) - 1
-    if ends is None:
-        ends = run_ends(row)
-    for p in range(len(row)):
-        q = p - distance
-        if q >= 0 and ends[q] < p:
-            out.append((p, LEFT, q))
-        q = p + distance
-        if q <= last and ends[p] < q:
-            out.append((p, RIGHT, q))
-    return out
+    """(position, direction, target) of every exact-distance move that changes ``row``."""
+    return [
+        (p, d, p - distance if d == LEFT else p + distance)
+        for _, p, d in move_plays("", row, distance, ends)
+    ]
 
 
 def end_targets(row: Sequence[int], ends: list[int] | None = None) -> list[tuple[int, str, int]]:

@@ -38,7 +38,7 @@ from simcli.games.adas_library.rows import (
     end_targets,
     exchange_positions,
     is_sorted,
-    move_targets,
+    move_plays,
     out_of_order,
     ranks,
     run_ends,
@@ -138,7 +138,7 @@ class AdasState(State):
         (``ends``: ``run_ends`` of the seat's row, when the caller has it)."""
         row = self.rows[seat]
         if card in MOVE_N:
-            return [[card, p, d] for p, d, _ in move_targets(row, MOVE_N[card], ends)]
+            return move_plays(card, row, MOVE_N[card], ends)
         if card == "move_end":
             return [[card, p, d] for p, d, _ in end_targets(row, ends)]
         if card in SWITCH_N:
@@ -146,7 +146,7 @@ class AdasState(State):
         if card == "reverse":
             return [[card]] if row[0] != row[-1] else []
         if card in MASTER_N:
-            return [[card, p, d] for p, d, _ in move_targets(self.master, MASTER_N[card])]
+            return move_plays(card, self.master, MASTER_N[card])
         if card == "exchange":
             return [[card, i] for i in exchange_positions(row, self.rows[self.partner(seat)])]
         return []
