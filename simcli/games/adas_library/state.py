@@ -158,9 +158,14 @@ class AdasState(State):
         held = set(self.hands[seat])
         cards = [card for card in CARD_TYPES if card in held]
         moves: list[list[Any]] = []
-        ends = run_ends(self.rows[seat])  # shared by every move card's targets
+        row = self.rows[seat]
+        ends = run_ends(row)  # shared by every move card's targets
         for card in cards:
-            moves += self.plays(seat, card, ends)
+            n = MOVE_N.get(card)
+            if n is not None:  # the commonest cards: straight to their plays
+                moves += move_plays(card, row, n, ends)
+            else:
+                moves += self.plays(seat, card, ends)
         moves += [["discard", card] for card in cards]
         return moves
 
