@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import random
+import sys
 
 import pytest
 
@@ -202,3 +203,27 @@ def test_adas_legal_moves_are_exactly_the_moves_apply_accepts() -> None:
                     continue
                 accepted.append(move)
             assert sorted(map(repr, accepted)) == sorted(map(repr, state.legal_moves()))
+
+
+@pytest.mark.parametrize(("game_id", "players", "options"), CASES[::2])
+def test_the_referee_never_takes_the_trusted_path(game_id, players, options, monkeypatch) -> None:
+    """A game played through the referee with ``apply_trusted`` made to fail unless the
+    game's own ``apply`` calls it (after its checks, as Libraria's does): the referee
+    checks every move with ``apply``."""
+    from simcli.tournament.play import play_game
+    from strategies.random_play import RandomStrategy
+
+    game = get_game(game_id)
+    opts = game.resolve_options(options)
+    state = game.new_state(players, opts, game.sample_setup(players, opts, random.Random(1)))
+
+    trusted = type(state).apply_trusted
+
+    def refuse(self, move):
+        if sys._getframe(1).f_code.co_name != "apply":
+            raise AssertionError("the referee used apply_trusted")
+        trusted(self, move)
+
+    monkeypatch.setattr(type(state), "apply_trusted", refuse)
+    record = play_game(game, opts, 0, 3, ["random"] * players, {"random": RandomStrategy})
+    assert record["termination"] in ("normal", "move_limit"), record.get("detail")
