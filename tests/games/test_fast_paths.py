@@ -227,3 +227,26 @@ def test_the_referee_never_takes_the_trusted_path(game_id, players, options, mon
     monkeypatch.setattr(type(state), "apply_trusted", refuse)
     record = play_game(game, opts, 0, 3, ["random"] * players, {"random": RandomStrategy})
     assert record["termination"] in ("normal", "move_limit"), record.get("detail")
+
+
+def test_adas_play_tables_equal_a_scan_of_the_row() -> None:
+    """The plays looked up by a row's colour boundaries are those the scan of the row
+    finds, for rows of every length with a table and every move card."""
+    from simcli.games.adas_library.rows import (
+        TABLE_MAX_LENGTH,
+        boundaries,
+        end_targets,
+        move_targets,
+        plays_by_boundaries,
+    )
+
+    rng = random.Random(8)
+    for _ in range(400):
+        row = [rng.randrange(3) for _ in range(rng.randint(2, TABLE_MAX_LENGTH))]
+        mask = boundaries(row)
+        for n in (1, 2, 3, 4):
+            scan = [(p, d) for p, d, _ in move_targets(row, n)]
+            assert list(plays_by_boundaries(len(row), n)[mask]) == scan
+        scan = [(p, d) for p, d, _ in end_targets(row)]
+        assert list(plays_by_boundaries(len(row), None)[mask]) == scan
+    assert plays_by_boundaries(TABLE_MAX_LENGTH + 1, 1) is None  # scanned instead

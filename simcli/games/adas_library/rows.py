@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Sequence
+from functools import cache
 
 LEFT = "L"
 RIGHT = "R"
@@ -131,3 +132,39 @@ def switch_pairs(row: Sequence[int], distance: int) -> list[int]:
 def exchange_positions(row: Sequence[int], partner: Sequence[int]) -> list[int]:
     """Positions where an Exchange with ``partner`` changes something."""
     return [i for i in range(min(len(row), len(partner))) if row[i] != partner[i]]
+
+
+#: Rows up to this length get :func:`plays_by_boundaries` tables (2 ** (length - 1)
+#: entries per card); longer rows are scanned.
+TABLE_MAX_LENGTH = 12
+
+
+def boundaries(row: Sequence[int]) -> int:
+    """Bit i set when books i and i + 1 differ: which moves change the row depends on
+    nothing else."""
+    mask = 0
+    for i in range(len(row) - 1):
+        if row[i] != row[i + 1]:
+            mask |= 1 << i
+    return mask
+
+
+@cache
+def plays_by_boundaries(
+    size: int, distance: int | None
+) -> tuple[tuple[tuple[int, str], ...], ...] | None:
+    """For a row of ``size`` books, indexed by :func:`boundaries`: the (position,
+    direction) of every exact-distance move (``distance``) or Move to End (``None``) that
+    changes the row, in the order of :func:`move_targets` / :func:`end_targets`. Built
+    once per size and card (a pure function, remembered); ``None`` for rows longer than
+    :data:`TABLE_MAX_LENGTH`, which are scanned instead."""
+    if size > TABLE_MAX_LENGTH:
+        return None
+    table = []
+    for mask in range(1 << (size - 1)):
+        row = [0]
+        for i in range(size - 1):  # a row with exactly these boundaries
+            row.append(row[-1] ^ (mask >> i & 1))
+        targets = end_targets(row) if distance is None else move_targets(row, distance)
+        table.append(tuple((p, d) for p, d, _ in targets))
+    return tuple(table)

@@ -35,13 +35,14 @@ from simcli.games.adas_library.rows import (
     MASTER_N,
     MOVE_N,
     SWITCH_N,
+    boundaries,
     end_targets,
     exchange_positions,
     is_sorted,
     move_plays,
     out_of_order,
+    plays_by_boundaries,
     ranks,
-    run_ends,
     shifted,
     switch_pairs,
     uniform,
@@ -158,14 +159,24 @@ class AdasState(State):
         held = set(self.hands[seat])
         cards = [card for card in CARD_TYPES if card in held]
         moves: list[list[Any]] = []
-        row = self.rows[seat]
-        ends = run_ends(row)  # shared by every move card's targets
-        for card in cards:
-            n = MOVE_N.get(card)
-            if n is not None:  # the commonest cards: straight to their plays
-                moves += move_plays(card, row, n, ends)
+        row, master = self.rows[seat], self.master
+        mask = boundaries(row)
+        master_mask = -1
+        for card in cards:  # move, Move to End and master cards: a table lookup
+            if card in MASTER_N:
+                table = plays_by_boundaries(len(master), MASTER_N[card])
+                if table is not None and master_mask < 0:
+                    master_mask = boundaries(master)
+                index = master_mask
+            elif card in MOVE_N or card == "move_end":
+                table = plays_by_boundaries(len(row), MOVE_N.get(card))
+                index = mask
             else:
-                moves += self.plays(seat, card, ends)
+                table = None
+            if table is None:  # other cards, and rows too long for tables
+                moves += self.plays(seat, card)
+            else:
+                moves += [[card, p, d] for p, d in table[index]]
         moves += [["discard", card] for card in cards]
         return moves
 
