@@ -123,6 +123,16 @@ class State(ABC):
     def apply(self, move: Move) -> None:
         """Play ``move`` (or a chance outcome). Raises :class:`IllegalMoveError`."""
 
+    def apply_trusted(self, move: Move) -> None:
+        """Play ``move`` without validating it: the fast path of search and rollouts.
+
+        Only for a move taken from this very position's :meth:`legal_moves` (or a chance
+        outcome from its :meth:`sample_chance`); anything else may corrupt the state
+        silently. The result must equal :meth:`apply`'s (same snapshot). The referee never
+        uses it: moves from strategies always go through :meth:`apply`. The default is
+        :meth:`apply`; games override it where skipping the checks pays."""
+        self.apply(move)
+
     def sample_chance(self, rng: random.Random) -> Move:
         """Draw the outcome of the pending chance event. Games with common random numbers
         (``simcli.games.chance``) draw it from a stream of their own keyed by the event

@@ -326,8 +326,7 @@ class GameLog:
                 elif total is not None and index >= total:
                     line.item = BadLine(
                         line.lineno,
-                        f"line {line.lineno}: game index {index} is beyond the run's "
-                        f"{total} games",
+                        f"line {line.lineno}: game index {index} is beyond the run's {total} games",
                     )
                 else:
                     last = (index, line.lineno)

@@ -73,7 +73,7 @@ def ismcts_search(strategy: Searcher, view: State, legal_moves: list[Move]) -> M
                 rewards = terminal_rewards(state, mode, game, depth)
                 break
             if seat == CHANCE:
-                state.apply(state.sample_chance(rng))
+                state.apply_trusted(state.sample_chance(rng))
                 continue
             moves = state.legal_moves()
             kids = node.kids
@@ -88,7 +88,7 @@ def ismcts_search(strategy: Searcher, view: State, legal_moves: list[Move]) -> M
                 kid = ISNode(seat)
                 kid.avail = 1
                 kids[keys[i]] = kid
-                state.apply(moves[i])
+                state.apply_trusted(moves[i])
                 path.append(kid)
                 break
             scale = 1.0 / (hi - lo) if scored and hi > lo else 1.0
@@ -105,7 +105,7 @@ def ismcts_search(strategy: Searcher, view: State, legal_moves: list[Move]) -> M
                 if v > best_v:
                     best_v = v
                     best_i = i
-            state.apply(moves[best_i])
+            state.apply_trusted(moves[best_i])
             node = kids[keys[best_i]]
             path.append(node)
         if rewards is None:

@@ -531,14 +531,14 @@ class LibrariaSolver(Strategy):
         best_move, best_errors = None, -1
         for move in order:
             after = view.clone()
-            after.apply(move)
+            after.apply_trusted(move)
             if self._result(after) != value:
                 continue
             errors = 0
             if not after.is_terminal() and after.current_player != me:
                 for reply in after.legal_moves():
                     nxt = after.clone()
-                    nxt.apply(reply)
+                    nxt.apply_trusted(reply)
                     r = self._result(nxt)
                     if (r > value) if me == 0 else (r < value):
                         errors += 1

@@ -162,7 +162,7 @@ class MCTSStrategy(Strategy):
             if self.decisive and self._mode == "win":
                 for move in node.untried:
                     after = state.clone()
-                    after.apply(move)
+                    after.apply_trusted(move)
                     if after.current_player == TERMINAL:
                         value = terminal_rewards(after, "win")
                         if value[seat] == 1.0:
@@ -190,7 +190,7 @@ class MCTSStrategy(Strategy):
                 if budget[0] <= 0:
                     return None
                 nxt = pos.clone()
-                nxt.apply(move)
+                nxt.apply_trusted(move)
                 found = walk(kid, nxt)
                 if found is not None:
                     return found
@@ -229,7 +229,7 @@ class MCTSStrategy(Strategy):
                 seat = node.seat
                 if seat == CHANCE:
                     outcome = pos.sample_chance(rng)
-                    pos.apply(outcome)
+                    pos.apply_trusted(outcome)
                     key = move_key(outcome)
                     kid = node.outcomes.get(key)  # type: ignore[union-attr]
                     if kid is None:
@@ -248,7 +248,7 @@ class MCTSStrategy(Strategy):
                     move = untried[i]
                     untried[i] = untried[-1]
                     untried.pop()
-                    pos.apply(move)
+                    pos.apply_trusted(move)
                     kid = self._new_node(pos, seat)
                     node.moves.append(move)
                     node.kids.append(kid)
@@ -277,7 +277,7 @@ class MCTSStrategy(Strategy):
                         best_i = i
                 if best_i < 0:  # every child a proven loss: the node is solved below
                     best_i = 0
-                pos.apply(node.moves[best_i])
+                pos.apply_trusted(node.moves[best_i])
                 node = kids[best_i]
                 path.append(node)
             if rewards is None:
@@ -303,7 +303,7 @@ class MCTSStrategy(Strategy):
             for m, kid in zip(root.moves, root.kids, strict=True):
                 if m == move:
                     after = state.clone()
-                    after.apply(move)
+                    after.apply_trusted(move)
                     self._tree, self._tree_state = kid, after
                     break
         return move

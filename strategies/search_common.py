@@ -111,7 +111,7 @@ def greedy_policy(game: Game, rng: random.Random, epsilon: float) -> RolloutPoli
         best: list[Move] = []
         for move in moves:
             after = state.clone()
-            after.apply(move)
+            after.apply_trusted(move)
             value = evaluate(after, seat)
             if value > best_value:
                 best_value, best = value, [move]
@@ -119,6 +119,7 @@ def greedy_policy(game: Game, rng: random.Random, epsilon: float) -> RolloutPoli
                 best.append(move)
         return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
 
+    policy.trusted = True  # type: ignore[attr-defined]  # always one of ``moves``
     return policy
 
 
@@ -179,11 +180,18 @@ def rollout(
     mode: str,
 ) -> tuple[float, ...]:
     """Play ``state`` (changed in place) to the end, or for ``depth`` decisions, and return
-    the per-seat rewards. Chance events are sampled from ``rng``."""
-    apply = state.apply
+    the per-seat rewards. Chance events are sampled from ``rng``.
+
+    Moves go through ``state.apply_trusted`` (they come from ``legal_moves``), except
+    those of a policy without a true ``trusted`` attribute (a strategy used as the
+    policy may answer anything), which ``state.apply`` checks."""
+    apply = state.apply_trusted
+    apply_policy = apply if getattr(policy, "trusted", False) else state.apply
     legal_moves = state.legal_moves
     sample = state.sample_chance
-    randrange = rng.randrange
+    # ``_randbelow(n)`` is what ``randrange(n)`` returns for n >= 1 (the same draws),
+    # without its argument checks; kept to ``random.Random`` and its subclasses
+    randrange = getattr(rng, "_randbelow", None) or rng.randrange
     plies = 0
     while True:
         seat = state.current_player
@@ -198,7 +206,7 @@ def rollout(
         if policy is None:
             apply(moves[randrange(len(moves))])
         else:
-            apply(policy(state, seat, moves))
+            apply_policy(policy(state, seat, moves))
         plies += 1
 
 

@@ -36,10 +36,7 @@ def final_state(spots: list[int], **options):
     """A finished game with exactly ``spots`` (18 counters each)."""
     assert spots.count(0) == 18 and spots.count(1) == 18
     opts = GAME.resolve_options(options)
-    state = GAME.new_state(2, opts, {"tiles": TILES})
-    state.board = list(spots)
-    state.ply = 36
-    return state
+    return GAME.state_from_snapshot(2, opts, {"tiles": TILES, "board": list(spots), "ply": 36})
 
 
 CHECKER = board("XOXOXO", "OXOXOX", "XOXOXO", "OXOXOX", "XOXOXO", "OXOXOX")

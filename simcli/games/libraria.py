@@ -16,13 +16,14 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from simcli.frozen import freeze
+from simcli.frozen import FrozenDict, freeze
 from simcli.game import TERMINAL, Game, IllegalMoveError, Option, Outcome, State
 
 SIZE = 5  # tiles per side
 SPOTS_PER_SIDE = SIZE + 1
 SPOTS = SPOTS_PER_SIDE * SPOTS_PER_SIDE
 TILE_SET = (0,) * 5 + (1,) * 5 + (2,) * 5 + (3,) * 5 + (-1,) * 5
+_SORTED_TILES = sorted(TILE_SET)
 EMPTY = -1
 
 #: The four corner spots of each tile, tile index row-major.
@@ -70,22 +71,51 @@ def tile_points(value: int, mine: int, theirs: int) -> int:
     return value
 
 
+def _points_table(value: int) -> tuple[tuple[int, ...], ...]:
+    """:func:`tile_points` of a tile of ``value`` as ``table[mine][theirs]``."""
+    return tuple(tuple(tile_points(value, m, t) for t in range(5)) for m in range(5))
+
+
+def _full_table(value: int) -> tuple[tuple[int, int], ...]:
+    """(seat 0's, seat 1's) points of a tile of ``value`` whose four corners are all
+    taken, ``ones`` of them by seat 1, as ``table[ones]``."""
+    return tuple(
+        (tile_points(value, 4 - ones, ones), tile_points(value, ones, 4 - ones))
+        for ones in range(5)
+    )
+
+
+#: The tables of the rulebook's tile values; rules variants with other values (a
+#: plug-in game may change ``tiles``) are scored through :func:`tile_points` directly.
+_POINTS = FrozenDict((value, _points_table(value)) for value in set(TILE_SET))
+_FULL = FrozenDict((value, _full_table(value)) for value in set(TILE_SET))
+
+
 def score_board(tiles: list[int] | tuple[int, ...], board: list[int]) -> list[int]:
     """Points of both seats for the counters on ``board`` (empty spots count for nobody)."""
-    totals = [0, 0]
-    for value, corners in zip(tiles, TILE_CORNERS, strict=True):
-        a = b = 0
-        for spot in corners:
-            owner = board[spot]
-            if owner == 0:
-                a += 1
-            elif owner == 1:
-                b += 1
+    a_total = b_total = 0
+    for value, (p, q, r, s) in zip(tiles, TILE_CORNERS, strict=True):
+        corners = (board[p], board[q], board[r], board[s])
+        a = corners.count(0)
+        b = corners.count(1)
         if a > b:
-            totals[0] += tile_points(value, a, b)
+            table = _POINTS.get(value)
+            a_total += table[a][b] if table else tile_points(value, a, b)
         elif b > a:
-            totals[1] += tile_points(value, b, a)
-    return totals
+            table = _POINTS.get(value)
+            b_total += table[b][a] if table else tile_points(value, b, a)
+    return [a_total, b_total]
+
+
+def score_full_board(tiles: list[int] | tuple[int, ...], board: list[int]) -> list[int]:
+    """:func:`score_board` for a board without empty spots (the end of the game)."""
+    a_total = b_total = 0
+    for value, (p, q, r, s) in zip(tiles, TILE_CORNERS, strict=True):
+        table = _FULL.get(value) or _full_table(value)
+        a, b = table[board[p] + board[q] + board[r] + board[s]]
+        a_total += a
+        b_total += b
+    return [a_total, b_total]
 
 
 def checked_tiles(tiles: Any, where: str) -> tuple[int, ...]:
@@ -94,8 +124,8 @@ def checked_tiles(tiles: Any, where: str) -> tuple[int, ...]:
     if (
         not isinstance(tiles, list)
         or len(tiles) != SIZE * SIZE
-        or any(type(t) is not int for t in tiles)
-        or sorted(tiles) != sorted(TILE_SET)
+        or set(map(type, tiles)) != {int}
+        or sorted(tiles) != _SORTED_TILES
     ):
         raise IllegalMoveError(
             f"{where} must list 25 tiles: five each of 0, 1, 2, 3 and -1 (mouse)"
@@ -103,8 +133,41 @@ def checked_tiles(tiles: Any, where: str) -> tuple[int, ...]:
     return tuple(tiles)
 
 
+#: The read-only options of every combination of option values, built once.
+_FROZEN_OPTIONS = FrozenDict(
+    ((opening, tiebreak), freeze({"opening": opening, "tiebreak": tiebreak}))
+    for opening in ("two_counters", "one_counter")
+    for tiebreak in ("none", "first_player")
+)
+
+
+def _frozen(options: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``freeze(options)``, shared between states for the usual two options."""
+    if len(options) == 2:
+        frozen = _FROZEN_OPTIONS.get((options.get("opening"), options.get("tiebreak")))
+        if frozen is not None:
+            return frozen
+    return freeze(options)
+
+
 class LibrariaState(State):
-    __slots__ = ("game", "players", "options", "tiles", "board", "ply", "_order")
+    """``board`` and ``ply`` are the position; ``_free`` (the empty spots in increasing
+    order) is kept up to date by every placement, so that :meth:`legal_moves` is one list
+    copy instead of a scan of the 36 spots. Build positions through
+    :meth:`Libraria.state_from_snapshot` (or by playing moves), never by writing
+    ``board`` directly, or ``_free`` goes stale."""
+
+    __slots__ = (
+        "game",
+        "players",
+        "options",
+        "tiles",
+        "board",
+        "ply",
+        "current_player",
+        "_order",
+        "_free",
+    )
 
     def __init__(self, game: Libraria, options: Mapping[str, Any], tiles: tuple[int, ...]):
         self.game = game
@@ -114,14 +177,12 @@ class LibrariaState(State):
         self.board = [EMPTY] * SPOTS
         self.ply = 0
         self._order = TURN_ORDER[options["opening"]]
-
-    @property
-    def current_player(self) -> int:
-        return self._order[self.ply]
+        self._free = list(range(SPOTS))
+        #: the seat to move, kept up to date by every placement (``_order[ply]``)
+        self.current_player = self._order[0]
 
     def legal_moves(self) -> list[int]:
-        board = self.board
-        return [spot for spot in range(SPOTS) if board[spot] == EMPTY]
+        return self._free.copy()
 
     def apply(self, move: Any) -> None:
         if self.ply >= SPOTS:
@@ -132,13 +193,23 @@ class LibrariaState(State):
             raise IllegalMoveError(f"spot {move} is off the board (spots are 0..35)")
         if self.board[move] != EMPTY:
             raise IllegalMoveError(f"spot {move} is already taken")
-        self.board[move] = self._order[self.ply]
-        self.ply += 1
+        self.apply_trusted(move)
+
+    def apply_trusted(self, move: Any) -> None:
+        """:meth:`apply` without the checks, for a spot from :meth:`legal_moves`."""
+        ply = self.ply
+        order = self._order
+        self.board[move] = order[ply]
+        self.ply = ply + 1
+        self.current_player = order[ply + 1]
+        self._free.remove(move)
 
     def is_terminal(self) -> bool:
         return self.ply >= SPOTS
 
     def scores(self) -> list[int]:
+        if self.ply == SPOTS:
+            return score_full_board(self.tiles, self.board)
         return score_board(self.tiles, self.board)
 
     def outcome(self) -> Outcome:
@@ -166,7 +237,9 @@ class LibrariaState(State):
         new.tiles = self.tiles
         new.board = self.board.copy()
         new.ply = self.ply
+        new.current_player = self.current_player
         new._order = self._order
+        new._free = self._free.copy()
         return new
 
     def render(self) -> str:
@@ -223,7 +296,7 @@ class Libraria(Game):
     ) -> LibrariaState:
         self.check_players(players)
         tiles = setup.get("tiles") if isinstance(setup, Mapping) else None
-        return LibrariaState(self, options, checked_tiles(tiles, "setup.tiles"))
+        return LibrariaState(self, _frozen(options), checked_tiles(tiles, "setup.tiles"))
 
     def state_from_snapshot(
         self, players: int, options: Mapping[str, Any], snapshot: Mapping[str, Any]
@@ -237,7 +310,7 @@ class Libraria(Game):
             raise IllegalMoveError(
                 "a Libraria snapshot is an object with 'tiles', 'board' and 'ply'"
             ) from None
-        state = LibrariaState(self, options, checked_tiles(tiles, "snapshot.tiles"))
+        state = LibrariaState(self, _frozen(options), checked_tiles(tiles, "snapshot.tiles"))
         if (
             not isinstance(board, list)
             or len(board) != SPOTS
@@ -257,6 +330,8 @@ class Libraria(Game):
                 )
         state.board = list(board)
         state.ply = ply
+        state.current_player = order[ply]
+        state._free = [spot for spot in range(SPOTS) if board[spot] == EMPTY]
         return state
 
     def evaluate(self, state: State, seat: int) -> float:

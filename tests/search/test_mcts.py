@@ -29,11 +29,10 @@ BLOCK_BOARD = [0, 0, 0, -1, 1, 0, 1, 0, 1, 0, 1, 1, 0, 1, 1, 1, 1, 0,
 
 def libraria_position(tiles, board):
     options = LIBRARIA.resolve_options({})
-    state = LIBRARIA.new_state(2, options, {"tiles": list(tiles)})
-    for spot, owner in enumerate(board):
-        state.board[spot] = owner
-    state.ply = sum(1 for x in board if x != -1)
-    return state
+    ply = sum(1 for x in board if x != -1)
+    return LIBRARIA.state_from_snapshot(
+        2, options, {"tiles": list(tiles), "board": list(board), "ply": ply}
+    )
 
 
 def started(strategy, game, seat=0, seed=1):
@@ -132,11 +131,11 @@ def test_libraria_proven_values_at_the_root():
 # seat 1's entrance d7 = 3.
 def library_position(plates, players=2):
     game = get_game("library")
-    state = game.new_state(players, game.resolve_options({}), {})
+    options = game.resolve_options({})
+    snap = game.new_state(players, options, {}).snapshot()
     for cell, owner in plates.items():
-        state.cells[cell] = owner
-        state.walk |= 1 << cell
-    return game, state
+        snap["cells"][cell] = owner
+    return game, game.state_from_snapshot(players, options, snap)
 
 
 def immediate_wins(state, seat):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Sequence
+from functools import cache
 
 LEFT = "L"
 RIGHT = "R"
@@ -80,26 +81,41 @@ def run_ends(items: Sequence[int]) -> list[int]:
     return ends
 
 
-def move_targets(row: Sequence[int], distance: int) -> list[tuple[int, str, int]]:
-    """(position, direction, target) of every exact-distance move that changes ``row``."""
+def move_plays(
+    card: str, row: Sequence[int], distance: int, ends: list[int] | None = None
+) -> list[list]:
+    """``[card, position, direction]`` of every exact-distance move that changes ``row``,
+    by position, left before right (``ends``: ``run_ends(row)`` when the caller has it
+    already). A move changes the row unless it crosses only books of its own colour."""
     out = []
-    last = len(row) - 1
-    ends = run_ends(row)
-    for p in range(len(row)):
-        q = p - distance
-        if q >= 0 and ends[q] < p:
-            out.append((p, LEFT, q))
-        q = p + distance
-        if q <= last and ends[p] < q:
-            out.append((p, RIGHT, q))
+    append = out.append
+    size = len(row)
+    if ends is None:
+        ends = run_ends(row)
+    for p in range(size):
+        if p >= distance and ends[p - distance] < p:
+            append([card, p, LEFT])
+        if p + distance < size and ends[p] < p + distance:
+            append([card, p, RIGHT])
     return out
 
 
-def end_targets(row: Sequence[int]) -> list[tuple[int, str, int]]:
+def move_targets(
+    row: Sequence[int], distance: int, ends: list[int] | None = None
+) -> list[tuple[int, str, int]]:
+    """(position, direction, target) of every exact-distance move that changes ``row``."""
+    return [
+        (p, d, p - distance if d == LEFT else p + distance)
+        for _, p, d in move_plays("", row, distance, ends)
+    ]
+
+
+def end_targets(row: Sequence[int], ends: list[int] | None = None) -> list[tuple[int, str, int]]:
     """(position, direction, target) of every Move to End that changes ``row``."""
     out = []
     last = len(row) - 1
-    ends = run_ends(row)
+    if ends is None:
+        ends = run_ends(row)
     for p in range(len(row)):
         if p > 0 and ends[0] < p:
             out.append((p, LEFT, 0))
@@ -116,3 +132,39 @@ def switch_pairs(row: Sequence[int], distance: int) -> list[int]:
 def exchange_positions(row: Sequence[int], partner: Sequence[int]) -> list[int]:
     """Positions where an Exchange with ``partner`` changes something."""
     return [i for i in range(min(len(row), len(partner))) if row[i] != partner[i]]
+
+
+#: Rows up to this length get :func:`plays_by_boundaries` tables (2 ** (length - 1)
+#: entries per card); longer rows are scanned.
+TABLE_MAX_LENGTH = 12
+
+
+def boundaries(row: Sequence[int]) -> int:
+    """Bit i set when books i and i + 1 differ: which moves change the row depends on
+    nothing else."""
+    mask = 0
+    for i in range(len(row) - 1):
+        if row[i] != row[i + 1]:
+            mask |= 1 << i
+    return mask
+
+
+@cache
+def plays_by_boundaries(
+    size: int, distance: int | None
+) -> tuple[tuple[tuple[int, str], ...], ...] | None:
+    """For a row of ``size`` books, indexed by :func:`boundaries`: the (position,
+    direction) of every exact-distance move (``distance``) or Move to End (``None``) that
+    changes the row, in the order of :func:`move_targets` / :func:`end_targets`. Built
+    once per size and card (a pure function, remembered); ``None`` for rows longer than
+    :data:`TABLE_MAX_LENGTH`, which are scanned instead."""
+    if size > TABLE_MAX_LENGTH:
+        return None
+    table = []
+    for mask in range(1 << (size - 1)):
+        row = [0]
+        for i in range(size - 1):  # a row with exactly these boundaries
+            row.append(row[-1] ^ (mask >> i & 1))
+        targets = end_targets(row) if distance is None else move_targets(row, distance)
+        table.append(tuple((p, d) for p, d, _ in targets))
+    return tuple(table)

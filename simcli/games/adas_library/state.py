@@ -35,11 +35,13 @@ from simcli.games.adas_library.rows import (
     MASTER_N,
     MOVE_N,
     SWITCH_N,
+    boundaries,
     end_targets,
     exchange_positions,
     is_sorted,
-    move_targets,
+    move_plays,
     out_of_order,
+    plays_by_boundaries,
     ranks,
     shifted,
     switch_pairs,
@@ -132,19 +134,20 @@ class AdasState(State):
 
     # -- moves ----------------------------------------------------------------------
 
-    def plays(self, seat: int, card: str) -> list[list[Any]]:
-        """Every use of ``card`` by ``seat`` that changes something, in fixed order."""
+    def plays(self, seat: int, card: str, ends: list[int] | None = None) -> list[list[Any]]:
+        """Every use of ``card`` by ``seat`` that changes something, in fixed order
+        (``ends``: ``run_ends`` of the seat's row, when the caller has it)."""
         row = self.rows[seat]
         if card in MOVE_N:
-            return [[card, p, d] for p, d, _ in move_targets(row, MOVE_N[card])]
+            return move_plays(card, row, MOVE_N[card], ends)
         if card == "move_end":
-            return [[card, p, d] for p, d, _ in end_targets(row)]
+            return [[card, p, d] for p, d, _ in end_targets(row, ends)]
         if card in SWITCH_N:
             return [[card, i] for i in switch_pairs(row, SWITCH_N[card])]
         if card == "reverse":
             return [[card]] if row[0] != row[-1] else []
         if card in MASTER_N:
-            return [[card, p, d] for p, d, _ in move_targets(self.master, MASTER_N[card])]
+            return move_plays(card, self.master, MASTER_N[card])
         if card == "exchange":
             return [[card, i] for i in exchange_positions(row, self.rows[self.partner(seat)])]
         return []
@@ -156,10 +159,70 @@ class AdasState(State):
         held = set(self.hands[seat])
         cards = [card for card in CARD_TYPES if card in held]
         moves: list[list[Any]] = []
-        for card in cards:
-            moves.extend(self.plays(seat, card))
-        moves.extend(["discard", card] for card in cards)
+        row, master = self.rows[seat], self.master
+        mask = boundaries(row)
+        master_mask = -1
+        for card in cards:  # move, Move to End and master cards: a table lookup
+            if card in MASTER_N:
+                table = plays_by_boundaries(len(master), MASTER_N[card])
+                if table is not None and master_mask < 0:
+                    master_mask = boundaries(master)
+                index = master_mask
+            elif card in MOVE_N or card == "move_end":
+                table = plays_by_boundaries(len(row), MOVE_N.get(card))
+                index = mask
+            else:
+                table = None
+            if table is None:  # other cards, and rows too long for tables
+                moves += self.plays(seat, card)
+            else:
+                moves += [[card, p, d] for p, d in table[index]]
+        moves += [["discard", card] for card in cards]
         return moves
+
+    def apply_trusted(self, move: Any) -> None:
+        """:meth:`apply` without the checks, for a move from :meth:`legal_moves` (or a
+        reshuffle from :meth:`sample_chance`)."""
+        if self.reshuffle:
+            self._apply_reshuffle(move)
+            return
+        seat = self.turns % self.players
+        hand = self.hands[seat]
+        card = move[0]
+        if card == "discard":
+            card = move[1]
+            hand.remove(card)
+            self.discard.append(card)
+            self._draw(seat)
+            return
+        row = self.rows[seat]
+        n = MOVE_N.get(card)
+        if n is not None or card == "move_end":
+            p = move[1]
+            if n is None:
+                q = 0 if move[2] == LEFT else len(row) - 1
+            else:
+                q = p - n if move[2] == LEFT else p + n
+            self.rows[seat] = shifted(row, p, q)
+        elif card in SWITCH_N:
+            i, j = move[1], move[1] + SWITCH_N[card]
+            row[i], row[j] = row[j], row[i]
+        elif card == "reverse":
+            row[0], row[-1] = row[-1], row[0]
+        elif card in MASTER_N:
+            p = move[1]
+            n = MASTER_N[card]
+            self.master = shifted(self.master, p, p - n if move[2] == LEFT else p + n)
+            self.rank = ranks(self.master)
+        else:  # exchange
+            i = move[1]
+            other = self.rows[self.partner(seat)]
+            row[i], other[i] = other[i], row[i]
+        hand.remove(card)
+        self.discard.append(card)
+        self._end_check(seat)
+        if self.winner is None:
+            self._draw(seat)
 
     def apply(self, move: Any) -> None:
         seat = self.current_player

@@ -12,6 +12,7 @@ import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from simcli.errors import GameOptionError
@@ -85,6 +86,18 @@ class Components:
     @property
     def card_ids(self) -> list[int]:
         return sorted(self.cards)
+
+    @cached_property
+    def hire_moves(self) -> Mapping[tuple[int, int], tuple[str, ...]]:
+        """(card, payment) -> the plain hire moves ``hire CARD PAYMENT TOWER``, one per
+        tower in tower order: the notation built once instead of at every decision."""
+        ids = self.card_ids
+        return FrozenDict(
+            ((a, b), tuple(f"hire {a} {b} {t.id}" for t in self.towers))
+            for a in ids
+            for b in ids
+            if a != b
+        )
 
 
 def load_components(path: str | None) -> Components:

@@ -243,14 +243,23 @@ class BibliogamoState(State):
         if step == "hire":
             moves = ["done"]
             hand = self.hand
-            towers = [t.id for t in self.comp.towers]
-            payers = [b for b in hand if self.can_pay(b)]
-            for a in hand:
-                if not self.can_play(a):
-                    continue
+            towers = [" " + t.id for t in self.comp.towers]
+            players = [a for a in hand if self.can_play(a)]
+            if self.options["block_scope"] == "hire":
+                payers = hand
+            else:  # a card that may not be played may not pay either
+                payers = players
+            if self.options["last_cubes"] != "choose":  # no cube choices: one move a tower
+                table = self.comp.hire_moves
+                for a in players:
+                    for b in payers:
+                        if b != a:
+                            moves += table[a, b]
+                return moves
+            for a in players:
                 for b in payers:
                     if b != a:
-                        prefix = f"hire {a} {b} "
+                        prefix = f"hire {a} {b}"
                         for ti, t in enumerate(towers):
                             moves.append(prefix + t)
                             moves += [
@@ -359,13 +368,32 @@ class BibliogamoState(State):
                     )
                 )
             gain = list(chosen)
+        self._hire(a, b, t, gain)
+
+    def _hire(self, a: int, b: int, t: int, gain: list[int]) -> None:
+        """Hire with card ``a`` paid by card ``b``: ``gain`` goes onto tower ``t``."""
+        placed = self.towers[t]
         for art in gain:
-            self.towers[t][art] += 1
+            placed[art] += 1
         self.hand.remove(a)
         self.hand.remove(b)
         self.discard.append(a)
         self.discard.append(b)
         self.hires += 1
+
+    def apply_trusted(self, move: Any) -> None:
+        """:meth:`apply` for a move from :meth:`legal_moves`: hires skip the checks."""
+        if self.step == "hire" and move != "done":
+            args = move.split(" ")  # hire CARD PAYMENT TOWER [LETTERS]
+            a, b, t = int(args[1]), int(args[2]), self.comp.tower_index[args[3]]
+            if len(args) == 4:
+                gain = self.hire_gain(a, t)
+            else:
+                gain = sorted(ARTISAN_LETTERS.index(x) for x in args[4])
+            self._hire(a, b, t, gain)
+            self._run()
+            return
+        self.apply(move)
 
     def _accept_sale(self) -> None:
         price = self.price

@@ -45,14 +45,17 @@ def may_visit(state: ExLibrisState, seat: int, tile: int, special: int) -> bool:
     return True
 
 
-def home_moves(state: ExLibrisState, seat: int, special: int) -> list[Any]:
+def home_moves(
+    state: ExLibrisState, seat: int, special: int, positions: list | None = None
+) -> list[Any]:
     head = "shome" if special else "home"
     ab = ability(state, seat) if special else None
     if ab in ("bookworm", "gelatinous_cube"):
         # both home actions: draw a card, then shelve a card (shelving may be passed)
         return [[head, "both"]]
     moves: list[Any] = [[head, "draw"]]
-    moves.extend(state.shelve_moves(seat, sorted(set(state.hands[seat])), (head, "shelve")))
+    hand = sorted(set(state.hands[seat]))
+    moves.extend(state.shelve_moves(seat, hand, (head, "shelve"), positions))
     return moves
 
 

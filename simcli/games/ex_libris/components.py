@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 
@@ -114,7 +115,15 @@ class Location:
 
     def open_spaces(self, players: int) -> int:
         """How many assistant spaces are open at this player count."""
+        counts = self._open_counts
+        if players < len(counts):
+            return counts[players]
         return sum(1 for marker in self.spaces if marker <= players)
+
+    @cached_property
+    def _open_counts(self) -> tuple[int, ...]:
+        """:meth:`open_spaces` for 0..4 players, counted once."""
+        return tuple(sum(1 for marker in self.spaces if marker <= n) for n in range(5))
 
     @property
     def has_bid(self) -> bool:

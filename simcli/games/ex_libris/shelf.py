@@ -15,15 +15,14 @@ def open_positions(cells: Mapping[Pos, int]) -> list[Pos]:
     if not cells:
         return [(0, 0)]
     rows = [r for r, _ in cells]
-    top, bottom = min(rows), max(rows)
+    # a row r keeps the shelf at most MAX_ROWS tall when max(bottom, r) - min(top, r)
+    # < MAX_ROWS, that is (the shelf itself being at most MAX_ROWS tall) low < r < high
+    low, high = max(rows) - MAX_ROWS, min(rows) + MAX_ROWS
     found: set[Pos] = set()
     for r, c in cells:
         for pos in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-            if pos in cells or pos in found:
-                continue
-            if max(bottom, pos[0]) - min(top, pos[0]) >= MAX_ROWS:
-                continue
-            found.add(pos)
+            if pos not in cells and low < pos[0] < high:
+                found.add(pos)
     return sorted(found)
 
 

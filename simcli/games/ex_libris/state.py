@@ -160,15 +160,29 @@ class ExLibrisState(State):
             raise IllegalMoveError(f"{self.card_name(card)} is not in seat {seat}'s hand")
         del hand[i]
 
+    #: True only while :meth:`apply_trusted` carries out a move from :meth:`legal_moves`:
+    #: the checks that repeat the move generation are then skipped
+    _trusted = False
+
     def shelve_card(self, seat: int, card: int, r: int, c: int) -> None:
         cells = self.shelves[seat]
-        if (r, c) not in shelf.open_positions(cells):
+        if not self._trusted and (r, c) not in shelf.open_positions(cells):
             raise IllegalMoveError(f"cannot shelve at row {r}, column {c} of seat {seat}'s shelf")
         self.remove_from_hand(seat, card)
         shelf.place(cells, self.down[seat], (r, c), card)
 
-    def shelve_moves(self, seat: int, cards: list[int], head: str = "shelve") -> list[list]:
-        positions = shelf.open_positions(self.shelves[seat])
+    def shelve_moves(
+        self,
+        seat: int,
+        cards: list[int],
+        head: str | tuple = "shelve",
+        positions: list[tuple[int, int]] | None = None,
+    ) -> list[list]:
+        """Every ``[head, CARD, ROW, COLUMN]`` (``head`` a tuple: spliced in) of ``cards``
+        on the open positions of the seat's shelf (``positions``, when the caller has
+        them already)."""
+        if positions is None:
+            positions = shelf.open_positions(self.shelves[seat])
         moves = []
         for card in cards:
             if card == UNKNOWN:
@@ -439,13 +453,25 @@ class ExLibrisState(State):
             kinds.append(0)
         if self.special[seat]:
             kinds.append(1)
+        positions = None  # the seat's open shelf positions, found once for both kinds
+        tiles = self.face_up_tiles()
+        locations, occupants, players = self.comps.locations, self.occupants, self.players
         for special in kinds:
             prefix = "s" if special else ""
-            for tile in self.face_up_tiles():
-                if assistants.may_visit(self, seat, tile, special):
-                    moves.append([prefix + "loc", self.loc(tile).number])
+            if self.advanced:
+                for tile in tiles:
+                    if assistants.may_visit(self, seat, tile, special):
+                        moves.append([prefix + "loc", self.loc(tile).number])
+            else:  # no abilities: a tile may be visited while it has an open space
+                moves += [
+                    [prefix + "loc", locations[tile].number]
+                    for tile in tiles
+                    if len(occupants[tile]) < locations[tile].open_spaces(players)
+                ]
             if len(self.home[seat]) < HOME_SPACES:
-                moves.extend(assistants.home_moves(self, seat, special))
+                if positions is None:
+                    positions = shelf.open_positions(self.shelves[seat])
+                moves.extend(assistants.home_moves(self, seat, special, positions))
         return moves
 
     def open_space(self, tile: int) -> bool:
@@ -462,7 +488,25 @@ class ExLibrisState(State):
             return
         # A refused move must leave the state as it was: check it against the legal
         # moves before anything changes (the handlers below may assume a legal move).
-        move = self._offered(move)
+        self._play(task, self._offered(move))
+
+    def apply_trusted(self, move: Any) -> None:
+        """:meth:`apply` without looking ``move`` up among the legal moves (which costs a
+        second generation of them): for a move from :meth:`legal_moves`, or a chance
+        outcome from :meth:`sample_chance`, which :meth:`apply` takes as it is)."""
+        task = self.tasks[-1]
+        if task[0] in CHANCES:
+            self.apply(move)
+            return
+        self._trusted = True
+        try:
+            self._play(task, move)
+        finally:
+            del self._trusted  # back to the class's False
+
+    def _play(self, task: tuple, move: Any) -> None:
+        """Carry out the legal decision ``move`` of ``task`` and run on."""
+        head = task[0]
         if head == "place":
             self._apply_placement(move)
         elif head in ("shelve", "take", "swap", "discard_draw", "discard", "search", "bid", "flip"):

@@ -149,6 +149,10 @@ TOPPLE_MOVES = tuple(
     tuple(f"T {gap_name(g)} {DIRECTIONS[d]}" for d in range(4)) for g in range(GAPS)
 )
 SPHERE_MOVES = tuple(f"S {DIRECTIONS[d]}" for d in range(4))
+#: Both topple moves of gap ``g`` (its two directions, in TOPPLE_DIRS order).
+TOPPLE_PAIRS: tuple[tuple[str, str], ...] = tuple(
+    (TOPPLE_MOVES[g][TOPPLE_DIRS[g][0]], TOPPLE_MOVES[g][TOPPLE_DIRS[g][1]]) for g in range(GAPS)
+)
 
 
 def _parse_table() -> dict[str, tuple]:
@@ -178,3 +182,28 @@ FULL = (1 << CELLS) - 1
 COL0 = sum(1 << (r * SIZE) for r in range(SIZE))
 COL6 = COL0 << (SIZE - 1)
 GAP_BIT: tuple[int, ...] = tuple(1 << GAP_CELLS[g][0] for g in range(GAPS))
+
+
+def _beyond(gap: int, d: int) -> int:
+    """The :data:`GAP_BIT` bits of every gap after ``gap`` along its line in direction
+    ``d``: a push that way is possible exactly when one of them is empty."""
+    bits = 0
+    nxt = LINE_NEXT[gap][d]
+    while nxt is not None:
+        bits |= GAP_BIT[nxt]
+        nxt = LINE_NEXT[nxt][d]
+    return bits
+
+
+BEYOND: tuple[tuple[int, ...], ...] = tuple(
+    tuple(_beyond(g, d) for d in range(4)) for g in range(GAPS)
+)
+#: Per gap, (bits, move) for each push direction: ``bits`` are the :data:`BEYOND` bits in
+#: one mask for both kinds of gap (vertical gaps' shifted left by :data:`CELLS`), so the
+#: push is possible exactly when ``bits & ~(hmask | vmask << CELLS)``.
+PUSH_OPTIONS: tuple[tuple[tuple[int, str], ...], ...] = tuple(
+    tuple(
+        (BEYOND[g][d] << (0 if g < H_GAPS else CELLS), PUSH_WALL_MOVES[g][d]) for d in PUSH_DIRS[g]
+    )
+    for g in range(GAPS)
+)

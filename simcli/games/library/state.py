@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left, insort
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -22,13 +23,11 @@ from simcli.games.library.board import (
     PARSE,
     PASS,
     PLATE_MOVES,
-    PUSH_DIRS,
-    PUSH_WALL_MOVES,
+    PUSH_OPTIONS,
     SIZE,
     SPHERE_MOVES,
     STEP,
-    TOPPLE_DIRS,
-    TOPPLE_MOVES,
+    TOPPLE_PAIRS,
     WALL_MOVES,
     cell_name,
     entrances,
@@ -53,7 +52,11 @@ class LibraryState(State):
     plate lies there; ``walls[g]`` is :data:`EMPTY` or the seat owning the wall on gap
     ``g``. ``forbid`` is the cell the sphere may not be pushed back to this turn (or -1),
     ``winner`` the winning seat (or -1). ``walk``, ``hmask`` and ``vmask`` are bit masks
-    derived from ``cells`` and ``walls`` for the route searches.
+    derived from ``cells`` and ``walls`` for the route searches. ``_plates`` (the plate
+    moves of the empty cells, cell order), ``_gaps`` (the empty gaps, increasing) and
+    ``_walls`` (their wall moves, same order) and ``_own`` (per seat, the gaps of its walls,
+    increasing) are kept up to date by every move, so that :meth:`legal_moves` copies
+    them instead of scanning the board.
     """
 
     __slots__ = (
@@ -70,6 +73,10 @@ class LibraryState(State):
         "hmask",
         "vmask",
         "entrance_of",
+        "_plates",
+        "_gaps",
+        "_walls",
+        "_own",
         "_pull",
         "_only_mover",
         "_any_roll",
@@ -92,6 +99,10 @@ class LibraryState(State):
         self.vmask = 0
         #: cell -> seat whose entrance it is
         self.entrance_of = ENTRANCE_OF[players]
+        self._plates = [PLATE_MOVES[c] for c in range(CELLS) if c != FOUNTAIN]
+        self._gaps = list(range(GAPS))
+        self._walls = [WALL_MOVES[g] for g in range(GAPS)]
+        self._own: list[list[int]] = [[] for _ in range(players)]
         self._pull = bool(options["plate_pulls_sphere"])
         self._only_mover = bool(options["only_mover_wins"])
         self._any_roll = options["no_push_back"] == "after_any_roll"
@@ -164,17 +175,13 @@ class LibraryState(State):
         if self.is_terminal():
             return []
         seat = self.turn % self.players
-        cells, walls = self.cells, self.walls
-        moves = [PLATE_MOVES[c] for c, v in enumerate(cells) if v == EMPTY]
-        moves += [WALL_MOVES[g] for g, v in enumerate(walls) if v == EMPTY]
-        own = [g for g, v in enumerate(walls) if v == seat]
-        for g in own:
-            for d in PUSH_DIRS[g]:
-                if self.wall_push_target(g, d) is not None:
-                    moves.append(PUSH_WALL_MOVES[g][d])
-        for g in own:
-            moves.append(TOPPLE_MOVES[g][TOPPLE_DIRS[g][0]])
-            moves.append(TOPPLE_MOVES[g][TOPPLE_DIRS[g][1]])
+        moves = self._plates + self._walls
+        own = self._own[seat]
+        if own:  # this seat's walls may be pushed (to an empty gap further along the
+            # line, see PUSH_OPTIONS) and toppled
+            free = ~(self.hmask | self.vmask << CELLS)
+            moves += [move for g in own for bits, move in PUSH_OPTIONS[g] if bits & free]
+            moves += [move for g in own for move in TOPPLE_PAIRS[g]]
         for d in range(4):
             if self.sphere_push_end(d) is not None:
                 moves.append(SPHERE_MOVES[d])
@@ -204,6 +211,8 @@ class LibraryState(State):
                 raise IllegalMoveError(f"{move!r}: gap {gap_name(gap)} already holds a wall")
             self.walls[gap] = seat
             self._set_gap_bit(gap, True)
+            self._fill_gap(gap)
+            insort(self._own[seat], gap)
         elif kind == "M":
             self._push_wall(parsed[1], parsed[2], seat, move)
         elif kind == "T":
@@ -238,6 +247,7 @@ class LibraryState(State):
             what = "the fountain" if cell == FOUNTAIN else "a plate"
             raise IllegalMoveError(f"'P {cell_name(cell)}': that cell already holds {what}")
         self.cells[cell] = seat
+        self._plates.remove(PLATE_MOVES[cell])
         self.walk |= 1 << cell
         d = self.pull_direction(cell)
         if d is not None:
@@ -255,12 +265,19 @@ class LibraryState(State):
             raise IllegalMoveError(f"{move!r}: the board's edge blocks the push")
         walls = self.walls
         dest = nxt
+        own = self._own
         for pos in reversed(run):  # every wall of the run moves one gap along the line
-            walls[nxt] = walls[pos]
+            owner = walls[pos]
+            walls[nxt] = owner
+            mine = own[owner]
+            del mine[bisect_left(mine, pos)]
+            insort(mine, nxt)
             nxt = pos
         walls[gap] = EMPTY
         self._set_gap_bit(gap, False)
         self._set_gap_bit(dest, True)
+        self._fill_gap(dest)
+        self._empty_gap(gap)
 
     def _topple(self, gap: int, d: int, seat: int, move: str) -> None:
         if self.walls[gap] != seat:
@@ -269,14 +286,31 @@ class LibraryState(State):
         pos: int | None = gap
         while pos is not None and walls[pos] != EMPTY:
             target, behind = FALL[pos][d]  # type: ignore[misc]
+            mine = self._own[walls[pos]]
+            del mine[bisect_left(mine, pos)]
             walls[pos] = EMPTY
             self._set_gap_bit(pos, False)
+            self._empty_gap(pos)
             if target != FOUNTAIN:  # a wall falling on the fountain leaves it as it is
+                if cells[target] == EMPTY:
+                    self._plates.remove(PLATE_MOVES[target])
                 cells[target] = seat
                 self.walk |= 1 << target
                 if target == self.sphere:  # crushed: back to the fountain
                     self.sphere = FOUNTAIN
             pos = behind
+
+    def _fill_gap(self, gap: int) -> None:
+        """Take the newly walled ``gap`` out of the empty gaps."""
+        i = bisect_left(self._gaps, gap)
+        del self._gaps[i]
+        del self._walls[i]
+
+    def _empty_gap(self, gap: int) -> None:
+        """Put the newly emptied ``gap`` back among the empty gaps, in order."""
+        i = bisect_left(self._gaps, gap)
+        self._gaps.insert(i, gap)
+        self._walls.insert(i, WALL_MOVES[gap])
 
     def _set_gap_bit(self, gap: int, on: bool) -> None:
         bit = GAP_BIT[gap]
@@ -321,6 +355,10 @@ class LibraryState(State):
         new.hmask = self.hmask
         new.vmask = self.vmask
         new.entrance_of = self.entrance_of
+        new._plates = self._plates.copy()
+        new._gaps = self._gaps.copy()
+        new._walls = self._walls.copy()
+        new._own = [mine.copy() for mine in self._own]
         new._pull = self._pull
         new._only_mover = self._only_mover
         new._any_roll = self._any_roll
@@ -384,6 +422,10 @@ class LibraryState(State):
         state.forbid = NO_CELL if forbid is None else forbid
         state.winner = NO_CELL if winner is None else winner
         state.walk = sum(1 << i for i, v in enumerate(cells) if v != EMPTY)
+        state._plates = [PLATE_MOVES[c] for c, v in enumerate(cells) if v == EMPTY]
+        state._gaps = [g for g, v in enumerate(walls) if v == EMPTY]
+        state._walls = [WALL_MOVES[g] for g in state._gaps]
+        state._own = [[g for g, v in enumerate(walls) if v == seat] for seat in seats]
         for gap, owner in enumerate(walls):
             if owner != EMPTY:
                 state._set_gap_bit(gap, True)

@@ -1,0 +1,267 @@
+"""Engine and search speed of this checkout against an earlier commit, interleaved.
+
+    python benchmarks/bench_engines.py [--base REV] [--rounds R] [--quick]
+
+The earlier commit (default: the merge base with ``main``) is checked out into a
+temporary ``git worktree``; each side is measured in its own subprocess with
+``PYTHONPATH`` pointing at its tree, alternately (base, head, base, head, ...), so that
+both see the same machine. Per game:
+
+* engine loop: random self-play games per second through the engine as search plays
+  it (setup, ``legal_moves``, a uniform choice, ``apply_trusted`` where the side has it,
+  else ``apply``; chance outcomes from ``sample_chance``), and the same loop with the
+  referee's validated ``apply``;
+* search: MCTS iterations per second from the opening (random rollouts; ``ismcts`` for
+  the hidden-card games).
+
+For Libraria a hand-tight pure-Python loop of the same rules (a flat board, the free
+spots in a list, scoring in one pass) runs in the head's subprocess right after its
+engine loop: the engine loop's rate over it is the ``engine loop / tight loop`` figure.
+
+Each side is one long-lived subprocess; every measurement runs on the base and then on
+the head, back to back, so that a ratio compares two runs that saw the same machine (the
+load of a shared machine drifts by tens of percent within seconds). Each rate printed is
+the best of the rounds; each speed-up the median over the rounds of the head / base
+ratio, [min, max] after it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: (game, players, engine games per measurement, search iterations, search strategy)
+GAMES = (
+    ("libraria", 2, 3000, 3000, "mcts"),
+    ("library", 2, 60, 300, "mcts"),
+    ("adas_library", 2, 60, 300, "ismcts"),
+    ("ex_libris", 2, 60, 300, "ismcts"),
+    ("bibliogamo", 1, 60, 300, "ismcts"),
+)
+
+
+# -- measured inside a subprocess (the side's simcli on PYTHONPATH) ------------------------
+
+
+def engine_rate(game_id: str, players: int, games: int, trusted: bool) -> float:
+    import random
+
+    from simcli.games import get_game
+
+    game = get_game(game_id)
+    options = game.resolve_options({})
+    rng = random.Random(1)
+    choice = rng.choice
+    start = time.perf_counter()
+    for _ in range(games):
+        state = game.new_state(players, options, game.sample_setup(players, options, rng))
+        apply = getattr(state, "apply_trusted", state.apply) if trusted else state.apply
+        legal = state.legal_moves
+        while True:
+            seat = state.current_player
+            if seat == -2:
+                break
+            if seat == -1:
+                apply(state.sample_chance(rng))
+            else:
+                apply(choice(legal()))
+        state.outcome()
+    return games / (time.perf_counter() - start)
+
+
+def search_rate(game_id: str, players: int, iterations: int, kind: str) -> float:
+    import random
+
+    from simcli.games import get_game
+
+    if kind == "mcts":
+        from strategies.mcts import MCTSStrategy as cls
+    else:
+        from strategies.ismcts import ISMCTSStrategy as cls
+    game = get_game(game_id)
+    options = game.resolve_options({})
+    state = game.new_state(players, options, game.sample_setup(players, options, random.Random(1)))
+    while state.current_player == -1:
+        state.apply(state.sample_chance(random.Random(2)))
+    strategy = cls(iterations=iterations)
+    seat = state.current_player
+    strategy.start_game(game, seat, random.Random(3))
+    start = time.perf_counter()
+    strategy.choose(state.view(seat), state.legal_moves())
+    return strategy.last_iterations / (time.perf_counter() - start)
+
+
+def tight_libraria(games: int) -> float:
+    """The rules of Libraria (rulebook opening, random play) in one flat loop."""
+    import random
+
+    from simcli.games.libraria import TILE_CORNERS, TILE_SET, TURN_ORDER
+
+    rng = random.Random(1)
+    randrange = rng.randrange
+    order = TURN_ORDER["two_counters"][:36]
+    corners = TILE_CORNERS
+    start = time.perf_counter()
+    for _ in range(games):
+        tiles = list(TILE_SET)
+        rng.shuffle(tiles)
+        board = [-1] * 36
+        free = list(range(36))
+        for seat in order:
+            i = randrange(len(free))
+            spot = free[i]
+            free[i] = free[-1]
+            free.pop()
+            board[spot] = seat
+        a = b = 0
+        for value, (p, q, r, s) in zip(tiles, corners, strict=True):
+            ones = board[p] + board[q] + board[r] + board[s]
+            if ones < 2:
+                a += value + 1 if ones == 0 and value >= 0 else (value - 1 if ones == 0 else value)
+            elif ones > 2:
+                b += value + 1 if ones == 4 and value >= 0 else (value - 1 if ones == 4 else value)
+        _ = (a > b) - (a < b)
+    return games / (time.perf_counter() - start)
+
+
+def measurements(scale: float, only: list[str] | None = None) -> list[tuple[str, str, tuple]]:
+    """(key, function name, arguments) of every measurement, in the order they run."""
+    out = []
+    for game_id, players, games, iterations, kind in GAMES:
+        if only and game_id not in only:
+            continue
+        n = max(1, int(games * scale))
+        out.append((f"{game_id}/engine", "engine_rate", (game_id, players, n, True)))
+        out.append((f"{game_id}/validated", "engine_rate", (game_id, players, n, False)))
+        budget = max(10, int(iterations * scale))
+        out.append((f"{game_id}/{kind}", "search_rate", (game_id, players, budget, kind)))
+    return out
+
+
+def serve() -> None:
+    """Worker: read one ``[function name, arguments]`` JSON line at a time, answer the
+    rate on one line."""
+    functions = {"engine_rate": engine_rate, "search_rate": search_rate, "tight": tight_libraria}
+    for line in sys.stdin:
+        name, arguments = json.loads(line)
+        print(json.dumps(functions[name](*arguments)), flush=True)
+
+
+# -- the driver --------------------------------------------------------------------------
+
+
+class Worker:
+    """A measuring subprocess with ``tree`` (a checkout) first on its import path."""
+
+    def __init__(self, tree: Path):
+        env = dict(os.environ, PYTHONPATH=str(tree))
+        self.proc = subprocess.Popen(
+            [sys.executable, str(Path(__file__).resolve()), "--serve"],
+            env=env,
+            cwd=tree,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+
+    def rate(self, name: str, arguments: tuple) -> float:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(json.dumps([name, list(arguments)]) + "\n")
+        self.proc.stdin.flush()
+        return float(json.loads(self.proc.stdout.readline()))
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
+def spread(values: list[float]) -> str:
+    return f"{statistics.median(values):5.2f} [{min(values):.2f}, {max(values):.2f}]"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument(
+        "--base", default=None, help="earlier commit (default: the merge base with main)"
+    )
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--quick", action="store_true", help="a fifth of the work per round")
+    parser.add_argument("--game", action="append", help="only this game (repeatable)")
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve:
+        serve()
+        return
+    base = (
+        args.base
+        or subprocess.run(
+            ["git", "merge-base", "HEAD", "main"],
+            cwd=ROOT,
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
+    )
+    plan = measurements(0.2 if args.quick else 1.0, args.game)
+    tight_games = GAMES[0][2]
+    before: dict[str, list[float]] = {key: [] for key, _, _ in plan}
+    after: dict[str, list[float]] = {key: [] for key, _, _ in plan}
+    tight: list[float] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        tree = Path(tmp) / "base"
+        subprocess.run(
+            ["git", "worktree", "add", "--detach", str(tree), base],
+            cwd=ROOT,
+            check=True,
+            capture_output=True,
+        )
+        old, new = Worker(tree), Worker(ROOT)
+        try:
+            for _key, name, arguments in plan:  # warm-up: imports, component files
+                old.rate(name, arguments)
+                new.rate(name, arguments)
+            for _ in range(args.rounds):
+                for key, name, arguments in plan:  # base and head back to back
+                    before[key].append(old.rate(name, arguments))
+                    after[key].append(new.rate(name, arguments))
+                    if key == "libraria/engine":
+                        tight.append(new.rate("tight", (tight_games,)))
+        finally:
+            old.close()
+            new.close()
+            subprocess.run(
+                ["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT, check=False
+            )
+    print(
+        f"base {base[:12]} vs head, {args.rounds} rounds, each measurement of the base and "
+        "the head back to back (best rate of each; speed-up: median of the rounds' "
+        "ratios [min, max])"
+    )
+    for key, _, _ in plan:
+        unit = "games/s" if key.endswith(("engine", "validated")) else "iterations/s"
+        ratios = [a / b for a, b in zip(after[key], before[key], strict=True)]
+        print(
+            f"  {key:24} {max(before[key]):9.0f} -> {max(after[key]):9.0f} {unit:13} "
+            f"x{spread(ratios)}"
+        )
+    if not tight:
+        return
+    vs_tight = [a / t for a, t in zip(after["libraria/engine"], tight, strict=True)]
+    print(
+        f"  libraria/tight           {max(tight):9.0f} games/s   "
+        f"engine loop / tight loop {spread(vs_tight)}"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,252 @@
+"""The engines' fast paths agree with the slow ones at every ply of random games.
+
+* ``apply_trusted`` (the unchecked apply that search uses) leaves the same snapshot as the
+  validated ``apply`` for every legal move and chance outcome;
+* incrementally kept legal moves equal the ones of the same position rebuilt from its
+  snapshot (``state_from_snapshot`` computes everything from scratch) and of a clone;
+  Libraria's also equal a plain scan of the 36 spots.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+
+import pytest
+
+from simcli.game import CHANCE, TERMINAL
+from simcli.games import get_game
+from simcli.games.libraria import EMPTY, SPOTS, score_board
+
+CASES = [
+    ("libraria", 2, {}),
+    ("libraria", 2, {"opening": "one_counter"}),
+    ("library", 2, {}),
+    ("library", 4, {}),
+    ("adas_library", 2, {}),
+    ("adas_library", 4, {}),
+    ("ex_libris", 2, {}),
+    ("ex_libris", 4, {}),
+    ("ex_libris", 3, {"mode": "advanced"}),
+    ("bibliogamo", 1, {}),
+    ("bibliogamo", 1, {"last_cubes": "choose", "block_scope": "any"}),
+]
+
+
+def random_game(game_id: str, players: int, options: dict, seed: int):
+    """Yield every state of a seeded random game, from the setup to the end."""
+    game = get_game(game_id)
+    opts = game.resolve_options(options)
+    rng = random.Random(seed)
+    state = game.new_state(players, opts, game.sample_setup(players, opts, rng))
+    for _ in range(5000):
+        yield game, opts, state
+        seat = state.current_player
+        if seat == TERMINAL:
+            return
+        if seat == CHANCE:
+            state.apply(state.sample_chance(rng))
+        else:
+            moves = state.legal_moves()
+            state.apply(moves[rng.randrange(len(moves))])
+    raise AssertionError("the random game did not end")
+
+
+@pytest.mark.parametrize(("game_id", "players", "options"), CASES)
+def test_trusted_apply_equals_validated_apply(game_id, players, options) -> None:
+    for seed in (1, 2):
+        plies = 0
+        for _game, _opts, state in random_game(game_id, players, options, seed):
+            seat = state.current_player
+            if seat == TERMINAL:
+                break
+            if seat == CHANCE:
+                outcomes = [state.sample_chance(random.Random(k)) for k in range(3)]
+            else:
+                moves = state.legal_moves()
+                # every move at small branching, a seeded sample of them otherwise
+                outcomes = moves if len(moves) <= 12 else random.Random(plies).sample(moves, 12)
+            for move in outcomes:
+                checked, trusted = state.clone(), state.clone()
+                checked.apply(move)
+                trusted.apply_trusted(move)
+                assert trusted.snapshot() == checked.snapshot(), (seed, plies, move)
+                assert trusted.current_player == checked.current_player
+                assert trusted.legal_moves() == checked.legal_moves()
+            plies += 1
+        assert plies > 0
+
+
+@pytest.mark.parametrize(("game_id", "players", "options"), CASES)
+def test_incremental_legal_moves_equal_a_rebuilt_position(game_id, players, options) -> None:
+    for seed in (3, 4):
+        for game, opts, state in random_game(game_id, players, options, seed):
+            rebuilt = game.state_from_snapshot(players, opts, state.snapshot())
+            moves = state.legal_moves()
+            assert moves == rebuilt.legal_moves()
+            assert moves == state.clone().legal_moves()
+            assert state.current_player == rebuilt.current_player
+
+
+def test_libraria_legal_moves_equal_a_scan_of_the_board() -> None:
+    for seed in range(5, 25):
+        for _game, _opts, state in random_game("libraria", 2, {}, seed):
+            scan = [spot for spot in range(SPOTS) if state.board[spot] == EMPTY]
+            assert state.legal_moves() == scan
+            # the list handed out is a copy: changing it changes nothing
+            state.legal_moves().clear()
+            assert state.legal_moves() == scan
+
+
+def test_libraria_trusted_playouts_end_like_validated_ones() -> None:
+    """Whole games played by ``apply_trusted`` alone reach the same final state and
+    outcome as the same moves played through ``apply``."""
+    game = get_game("libraria")
+    opts = game.resolve_options({})
+    for seed in range(10):
+        rng = random.Random(seed)
+        setup = game.sample_setup(2, opts, rng)
+        fast, slow = game.new_state(2, opts, setup), game.new_state(2, opts, setup)
+        while not fast.is_terminal():
+            move = rng.choice(fast.legal_moves())
+            fast.apply_trusted(move)
+            slow.apply(move)
+        assert slow.is_terminal()
+        assert fast.snapshot() == slow.snapshot()
+        assert fast.outcome() == slow.outcome()
+        # the end-of-game scorer agrees with the one for partial boards
+        assert fast.scores() == score_board(fast.tiles, fast.board)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_library_legal_moves_equal_a_scan_of_the_board(players) -> None:
+    """Plates, walls and wall pushes as a plain scan of cells and gaps finds them
+    (pushes by walking the run of walls, ``wall_push_target``)."""
+    from simcli.games.library.board import (
+        CELLS,
+        GAPS,
+        PLATE_MOVES,
+        PUSH_DIRS,
+        PUSH_WALL_MOVES,
+        WALL_MOVES,
+    )
+
+    blocked = 0
+    for seed in range(6):
+        for _game, _opts, state in random_game("library", players, {}, seed):
+            if state.current_player < 0:
+                continue
+            seat = state.turn % players
+            cells, walls = state.cells, state.walls
+            moves = state.legal_moves()
+            plates = [PLATE_MOVES[c] for c in range(CELLS) if cells[c] == -1]
+            gaps = [WALL_MOVES[g] for g in range(GAPS) if walls[g] == -1]
+            own = [(g, d) for g in range(GAPS) if walls[g] == seat for d in PUSH_DIRS[g]]
+            pushes = [
+                PUSH_WALL_MOVES[g][d] for g, d in own if state.wall_push_target(g, d) is not None
+            ]
+            blocked += len(own) - len(pushes)
+            assert moves[: len(plates) + len(gaps)] == plates + gaps
+            assert [m for m in moves if m.startswith("M ")] == pushes
+    assert blocked > 0  # the games reached walls that cannot be pushed
+
+
+def test_libraria_scoring_tables_match_the_rule_for_any_tile_value() -> None:
+    """The table-driven scorers agree with the rule written out plainly, also for tile
+    values outside the rulebook's (a plug-in variant may use them, e.g. a mouse of -2)."""
+    from simcli.games.libraria import TILE_CORNERS, score_full_board
+
+    def by_rule(tiles, board):
+        totals = [0, 0]
+        for value, corners in zip(tiles, TILE_CORNERS, strict=True):
+            counts = [sum(board[s] == seat for s in corners) for seat in (0, 1)]
+            for seat in (0, 1):
+                mine, theirs = counts[seat], counts[1 - seat]
+                if mine > theirs:  # majority: the books; total control: one more (or less)
+                    bonus = 0 if theirs else (1 if value >= 0 else -1)
+                    totals[seat] += value + bonus
+        return totals
+
+    rng = random.Random(7)
+    for _ in range(300):
+        tiles = [rng.choice([-2, -1, 0, 1, 2, 3, 5]) for _ in range(25)]
+        full = [rng.randrange(2) for _ in range(SPOTS)]
+        partial = [rng.randrange(-1, 2) for _ in range(SPOTS)]
+        assert score_full_board(tiles, full) == by_rule(tiles, full)
+        assert score_board(tiles, full) == by_rule(tiles, full)
+        assert score_board(tiles, partial) == by_rule(tiles, partial)
+
+
+def test_adas_legal_moves_are_exactly_the_moves_apply_accepts() -> None:
+    """Every candidate use of every card in hand (each position, each direction), tried
+    with the checked ``apply`` on a copy: the accepted ones are exactly the legal moves
+    (``apply`` refuses a play that changes nothing)."""
+    from simcli.game import IllegalMoveError
+
+    for seed in (5, 6):
+        for _game, _opts, state in random_game("adas_library", 2, {}, seed):
+            seat = state.current_player
+            if seat < 0:
+                continue
+            size = max(len(state.rows[seat]), len(state.master))
+            candidates = []
+            for card in set(state.hands[seat]):
+                candidates.append(["discard", card])
+                candidates.append([card])
+                candidates += [[card, i] for i in range(size)]
+                candidates += [[card, i, d] for i in range(size) for d in ("L", "R")]
+            accepted = []
+            for move in candidates:
+                try:
+                    state.clone().apply(move)
+                except IllegalMoveError:
+                    continue
+                accepted.append(move)
+            assert sorted(map(repr, accepted)) == sorted(map(repr, state.legal_moves()))
+
+
+@pytest.mark.parametrize(("game_id", "players", "options"), CASES[::2])
+def test_the_referee_never_takes_the_trusted_path(game_id, players, options, monkeypatch) -> None:
+    """A game played through the referee with ``apply_trusted`` made to fail unless the
+    game's own ``apply`` calls it (after its checks, as Libraria's does): the referee
+    checks every move with ``apply``."""
+    from simcli.tournament.play import play_game
+    from strategies.random_play import RandomStrategy
+
+    game = get_game(game_id)
+    opts = game.resolve_options(options)
+    state = game.new_state(players, opts, game.sample_setup(players, opts, random.Random(1)))
+
+    trusted = type(state).apply_trusted
+
+    def refuse(self, move):
+        if sys._getframe(1).f_code.co_name != "apply":
+            raise AssertionError("the referee used apply_trusted")
+        trusted(self, move)
+
+    monkeypatch.setattr(type(state), "apply_trusted", refuse)
+    record = play_game(game, opts, 0, 3, ["random"] * players, {"random": RandomStrategy})
+    assert record["termination"] in ("normal", "move_limit"), record.get("detail")
+
+
+def test_adas_play_tables_equal_a_scan_of_the_row() -> None:
+    """The plays looked up by a row's colour boundaries are those the scan of the row
+    finds, for rows of every length with a table and every move card."""
+    from simcli.games.adas_library.rows import (
+        TABLE_MAX_LENGTH,
+        boundaries,
+        end_targets,
+        move_targets,
+        plays_by_boundaries,
+    )
+
+    rng = random.Random(8)
+    for _ in range(400):
+        row = [rng.randrange(3) for _ in range(rng.randint(2, TABLE_MAX_LENGTH))]
+        mask = boundaries(row)
+        for n in (1, 2, 3, 4):
+            scan = [(p, d) for p, d, _ in move_targets(row, n)]
+            assert list(plays_by_boundaries(len(row), n)[mask]) == scan
+        scan = [(p, d) for p, d, _ in end_targets(row)]
+        assert list(plays_by_boundaries(len(row), None)[mask]) == scan
+    assert plays_by_boundaries(TABLE_MAX_LENGTH + 1, 1) is None  # scanned instead
