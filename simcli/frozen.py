@@ -18,44 +18,42 @@ def _refuse(self: Any, *args: Any, **kwargs: Any) -> NoReturn:
     raise TypeError(f"{type(self).__name__} is read-only: game options and components are shared")
 
 
-class FrozenDict(dict):
+class _Frozen:
+    """What both read-only containers share: copies are the object itself, and pickling
+    rebuilds it from a plain ``_plain`` (dict or list) copy."""
+
+    __slots__ = ()
+    _plain: type
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self._plain(self),))
+
+    def __copy__(self) -> Any:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
+        return self
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self._plain.__repr__(self)})"
+
+
+class FrozenDict(_Frozen, dict):
     """A ``dict`` that cannot be changed after it is built."""
 
     __slots__ = ()
+    _plain = dict
     __setitem__ = __delitem__ = __ior__ = _refuse
     clear = pop = popitem = setdefault = update = _refuse
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (FrozenDict, (dict(self),))
 
-    def __copy__(self) -> FrozenDict:
-        return self
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> FrozenDict:
-        return self
-
-    def __repr__(self) -> str:
-        return f"FrozenDict({dict.__repr__(self)})"
-
-
-class FrozenList(list):
+class FrozenList(_Frozen, list):
     """A ``list`` that cannot be changed after it is built."""
 
     __slots__ = ()
+    _plain = list
     __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
     append = clear = extend = insert = pop = remove = reverse = sort = _refuse
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (FrozenList, (list(self),))
-
-    def __copy__(self) -> FrozenList:
-        return self
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> FrozenList:
-        return self
-
-    def __repr__(self) -> str:
-        return f"FrozenList({list.__repr__(self)})"
 
 
 def freeze(value: Any) -> Any:

@@ -20,12 +20,9 @@ def invoke(*args: str):
 
 
 @pytest.fixture
-def run(tmp_path):
-    path = tmp_path / "c.yaml"
-    path.write_text(CONFIG)
-    out = tmp_path / "run"
-    assert invoke("run", str(path), "--out", str(out), "-q", "--no-plots").exit_code == 0
-    return path, out
+def run(tmp_path, play_config):
+    out = play_config(tmp_path, CONFIG)
+    return tmp_path / "c.yaml", out
 
 
 def edit(out, change):

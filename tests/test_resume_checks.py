@@ -19,12 +19,10 @@ def invoke(*args: str):
 
 
 @pytest.fixture
-def half_run(tmp_path):
+def half_run(tmp_path, play_config):
     """A finished run cut back to its first 4 games (as an interrupted run leaves it)."""
+    out = play_config(tmp_path, CONFIG)
     path = tmp_path / "c.yaml"
-    path.write_text(CONFIG)
-    out = tmp_path / "run"
-    assert invoke("run", str(path), "--out", str(out), "-q", "--no-plots").exit_code == 0
     log = out / "games.jsonl"
     lines = log.read_text().splitlines()[:4]
     log.write_text("\n".join(lines) + "\n")

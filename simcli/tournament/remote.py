@@ -4,9 +4,10 @@ A :class:`RemoteSeatFactory` stands for one configured strategy with ``isolation
 process`` or a ``cmd:`` command. For each seat it sits in, a worker keeps one
 :class:`RemoteSeat`: a strategy process that serves all of that seat's games (start-up is
 paid once), reset per game by a ``start`` message. The process is started again when it
-died or was stopped, and before a game whose deal it has already seen (in a sweep of
-variants that share seeds): a process never sees the same deal twice, so nothing it kept
-from one game tells it about another's hidden cards.
+died or was stopped, and before a game whose deal (seat seed) it has already seen: a
+process never sees the same deal twice, so nothing it kept from one game tells it about
+another's hidden cards. (Seat-swapped games share a deal but not a seat, so they are
+played by two different processes.)
 
 Everything a strategy process can do wrong is its seat's forfeit, named in the record's
 ``detail``: it cannot start or exits (``crashed``), answers late or never (``timeout``,
@@ -60,9 +61,8 @@ class RemoteSeat:
     Requests are answered in the order they were sent, so a driver may have several
     games waiting on one process (``pending``, oldest first: see ``interleave.py``)."""
 
-    def __init__(self, factory: RemoteSeatFactory, seat: int):
+    def __init__(self, factory: RemoteSeatFactory):
         self.factory = factory
-        self.seat = seat
         self.process: StrategyProcess | None = None
         self.seen: set[int] = set()  # the seat seeds (deals) this process has played
         self.pending: deque[Any] = deque()  # what waits for an answer, oldest first
@@ -71,11 +71,6 @@ class RemoteSeat:
     @property
     def wants_view(self) -> bool:
         return self.process is None or self.process.wants_view
-
-    @property
-    def interleaves(self) -> bool:
-        """Whether the program said it can play several games at once."""
-        return self.process is not None and self.process.interleaves
 
     def needs_fresh_process(self, seed: int) -> bool:
         """Whether starting a game with this seat seed means a new process (the old one
@@ -198,7 +193,7 @@ class RemoteSeatFactory:
     def for_seat(self, seat: int) -> RemoteSeat:
         player = self.seats.get(seat)
         if player is None:
-            player = self.seats[seat] = RemoteSeat(self, seat)
+            player = self.seats[seat] = RemoteSeat(self)
         return player
 
     def hello(self, options: Mapping[str, Any]) -> dict[str, Any]:

@@ -61,7 +61,7 @@ class StrategyProcess:
         self.flooded = False
         self._buffer = bytearray()
         self._outbox: list[bytes] = []
-        self._stderr_tail: list[str] = []
+        self._stderr_tail = ""  # the last line written to standard error
         if cwd is None:
             cwd = "/"  # a folder of nobody's: nothing relative to read or write there
         try:
@@ -118,7 +118,7 @@ class StrategyProcess:
             *complete, pending = (pending + chunk).split(b"\n")
             for raw in complete:
                 line = raw.decode("utf-8", "replace").rstrip()
-                self._stderr_tail = [line]
+                self._stderr_tail = line
                 lines += 1
                 if lines <= STDERR_LOG_LINES:
                     log.info("strategy %s: %s", self.label, line[:500])
@@ -151,23 +151,10 @@ class StrategyProcess:
 
     def receive(self, deadline: float, during: str = "its move") -> dict[str, Any]:
         """The next message; raises :class:`StrategyFault` for a late, missing or bad one."""
-        buffer = self._buffer
-        while True:
-            end = buffer.find(b"\n")
-            if end >= 0:
-                line = bytes(buffer[:end])
-                del buffer[: end + 1]
-                try:
-                    return decode(line)
-                except ProtocolError as exc:
-                    raise StrategyFault("protocol", f"wrote {exc} during {during}") from None
-            if len(buffer) > MAX_LINE:
-                raise StrategyFault("protocol", f"wrote a line longer than {MAX_LINE} bytes")
+        while (message := self._next_message(during)) is None:
             self._wait(self._out, select.POLLIN, deadline, during)
-            chunk = os.read(self._out, 1 << 16)
-            if not chunk:
-                raise self._gone(during)
-            buffer += chunk
+            self._read(during)
+        return message
 
     @property
     def stdout(self) -> int:
@@ -177,22 +164,32 @@ class StrategyProcess:
         """The messages that have arrived (reads what is there; call after a poll said
         the output is readable). Raises :class:`StrategyFault` at the end of the output or
         for a line that is not a message."""
+        self._read("its move")
+        messages = []
+        while (message := self._next_message("its move")) is not None:
+            messages.append(message)
+        return messages
+
+    def _read(self, during: str) -> None:
         chunk = os.read(self._out, 1 << 16)
         if not chunk:
-            raise self._gone()
+            raise self._gone(during)
+        self._buffer += chunk
+
+    def _next_message(self, during: str) -> dict[str, Any] | None:
+        """The first complete line of what arrived, decoded; None when there is none yet."""
         buffer = self._buffer
-        buffer += chunk
-        messages = []
-        while (end := buffer.find(b"\n")) >= 0:
-            line = bytes(buffer[:end])
-            del buffer[: end + 1]
-            try:
-                messages.append(decode(line))
-            except ProtocolError as exc:
-                raise StrategyFault("protocol", f"wrote {exc} during its move") from None
-        if len(buffer) > MAX_LINE:
-            raise StrategyFault("protocol", f"wrote a line longer than {MAX_LINE} bytes")
-        return messages
+        end = buffer.find(b"\n")
+        if end < 0:
+            if len(buffer) > MAX_LINE:
+                raise StrategyFault("protocol", f"wrote a line longer than {MAX_LINE} bytes")
+            return None
+        line = bytes(buffer[:end])
+        del buffer[: end + 1]
+        try:
+            return decode(line)
+        except ProtocolError as exc:
+            raise StrategyFault("protocol", f"wrote {exc} during {during}") from None
 
     def _wait(self, fd: int, event: int, deadline: float, during: str = "its move") -> None:
         poller = select.poll()
@@ -217,7 +214,7 @@ class StrategyProcess:
                 "protocol", f"wrote more than {STDERR_CAP} bytes to standard error"
             )
         how = f"was killed by signal {-code}" if code < 0 else f"exited with code {code}"
-        tail = f" (stderr: {self._stderr_tail[0][:200]})" if self._stderr_tail else ""
+        tail = f" (stderr: {self._stderr_tail[:200]})" if self._stderr_tail else ""
         return StrategyFault("crashed", f"strategy process {how} during {during}{tail}")
 
     # -- life ----------------------------------------------------------------------
