@@ -71,8 +71,7 @@ def apply_home(state: ExLibrisState, seat: int, special: int, move: list) -> lis
     tomb: list[Task] = [Entomb(seat)] if ab == "mummy" else []
     if move[1] == "draw":
         return [Draw(seat, 1), *tomb]
-    card, r, c = state.parse_shelve(move[1:], "shelve")
-    state.shelve_card(seat, card, r, c)
+    state.shelve_move(seat, move[1:])
     if ab == "gargoyle":
         return [Shelve(seat, 1, 0)]
     return tomb
@@ -134,8 +133,7 @@ class HomeAction(Decision):
         if move == ["draw"]:
             state.push(Draw(self.seat, 1))
             return
-        card, r, c = state.parse_shelve(move, "shelve")
-        state.shelve_card(self.seat, card, r, c)
+        state.shelve_move(self.seat, move)
 
 
 @dataclass(frozen=True, slots=True)

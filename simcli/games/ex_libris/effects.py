@@ -148,8 +148,7 @@ class Shelve(Decision):
     def apply(self, state: ExLibrisState, move: Any) -> None:
         if move == "pass":
             return
-        card, r, c = state.parse_shelve(move, "shelve")
-        state.shelve_card(self.seat, card, r, c)
+        state.shelve_move(self.seat, move)
         if self.n > 1:
             state.push(Shelve(self.seat, self.n - 1, self.only_taken))
 

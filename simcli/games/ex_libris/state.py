@@ -145,6 +145,10 @@ class ExLibrisState(State):
         self.remove_from_hand(seat, card)
         shelf.place(cells, self.down[seat], (r, c), card)
 
+    def shelve_move(self, seat: int, move: list) -> None:
+        """Carry out ``seat``'s legal ``["shelve", CARD, ROW, COLUMN]``."""
+        self.shelve_card(seat, self.card_of(move[1]), move[2], move[3])
+
     def shelve_moves(
         self,
         seat: int,
@@ -235,16 +239,6 @@ class ExLibrisState(State):
     def describe(self) -> str:
         """A short description of the pending decision, for error messages."""
         return self.tasks[-1].describe(self) if self.tasks else "game over"
-
-    def parse_shelve(self, move: Any, head: str) -> tuple[int, int, int]:
-        if (
-            not isinstance(move, list)
-            or len(move) != 4
-            or move[0] != head
-            or not all(isinstance(x, int) and not isinstance(x, bool) for x in move[2:])
-        ):
-            raise IllegalMoveError(f"expected [{head!r}, CARD, ROW, COLUMN], got {move!r}")
-        return self.card_of(move[1]), move[2], move[3]
 
     # ------------------------------------------------------------------ chance
 
