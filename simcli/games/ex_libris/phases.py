@@ -156,27 +156,39 @@ class Place(Decision):
     def legal_moves(self, state: ExLibrisState) -> list[Any]:
         seat = state.turn
         moves: list[Any] = []
-        kinds = [k for k, left in ((0, state.standard[seat]), (1, state.special[seat])) if left]
-        positions = None  # the seat's open shelf positions, found once for both kinds
         tiles = state.face_up_tiles()
-        locations, occupants, players = state.comps.locations, state.occupants, state.players
-        for special in kinds:
-            prefix = "s" if special else ""
-            if state.advanced:
-                for tile in tiles:
-                    if assistants.may_visit(state, seat, tile, special):
-                        moves.append([prefix + "loc", locations[tile].number])
-            else:  # no abilities: a tile may be visited while it has an open space
-                moves += [
-                    [prefix + "loc", locations[tile].number]
-                    for tile in tiles
-                    if len(occupants[tile]) < locations[tile].open_spaces(players)
-                ]
+        positions = None  # the seat's open shelf positions, found once for both kinds
+        for special, left in ((0, state.standard[seat]), (1, state.special[seat])):
+            if not left:
+                continue
+            moves += self.location_moves(state, seat, special, tiles)
             if len(state.home[seat]) < HOME_SPACES:
                 if positions is None:
                     positions = shelf.open_positions(state.shelves[seat])
-                moves.extend(assistants.home_moves(state, seat, special, positions))
+                moves += assistants.home_moves(state, seat, special, positions)
         return moves
+
+    @staticmethod
+    def location_moves(
+        state: ExLibrisState, seat: int, special: int, tiles: list[int]
+    ) -> list[Any]:
+        """The location moves of one kind of assistant: ``[KIND, NUMBER]``, KIND ``loc``
+        (``sloc`` for the special assistant)."""
+        kind = "sloc" if special else "loc"
+        locations = state.comps.locations
+        if state.advanced:
+            return [
+                [kind, locations[t].number]
+                for t in tiles
+                if assistants.may_visit(state, seat, t, special)
+            ]
+        # no abilities: a tile may be visited while it has an open space
+        occupants, players = state.occupants, state.players
+        return [
+            [kind, locations[t].number]
+            for t in tiles
+            if len(occupants[t]) < locations[t].open_spaces(players)
+        ]
 
     def apply(self, state: ExLibrisState, move: Any) -> None:
         seat = state.turn
