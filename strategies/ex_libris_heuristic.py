@@ -36,7 +36,7 @@ class ExLibrisHeuristic(Strategy):
     def choose(self, view: State, legal_moves: list[Move]) -> Move:
         st: ExLibrisState = view  # type: ignore[assignment]
         self._others_key: tuple | None = None
-        head = st.tasks[-1][0] if st.tasks else ""
+        head = st.tasks[-1].name if st.tasks else ""
         if len(legal_moves) == 1:
             return legal_moves[0]
         handler = getattr(self, "_choose_" + head, None)
@@ -278,10 +278,9 @@ class ExLibrisHeuristic(Strategy):
         return value
 
     def _choose_shelve(self, st: ExLibrisState, moves: list[Move]) -> Move:
-        task = st.tasks[-1]
         cards = sorted({st.card_of(m[1]) for m in moves if m != "pass"})
         for value, card, (r, c) in self.best_shelves(st, self.seat, cards):
-            move = [task[0] if task[0] == "shelve" else "shelve", st.card_name(card), r, c]
+            move = ["shelve", st.card_name(card), r, c]
             if value > 0 and move in moves:
                 return move
             break

@@ -18,6 +18,7 @@ import pytest
 from simcli.game import CHANCE
 from simcli.games import get_game
 from simcli.games.chance import ChanceStreams, copy_numbers, keyed_order, keyed_pick
+from simcli.games.ex_libris.effects import ReshuffleDeck
 from simcli.seeding import chance_rng
 
 
@@ -104,7 +105,7 @@ def play(game_id: str, players: int, seed: int, pick_seed: int, steps: int, **gi
 
 def _kind(state: Any) -> str:
     tasks = getattr(state, "tasks", None)
-    return tasks[-1][0] if tasks else "reshuffle"
+    return tasks[-1].name if tasks else "reshuffle"
 
 
 def test_bibliogamo_reshuffles_agree_across_histories() -> None:
@@ -147,7 +148,7 @@ def test_ex_libris_deck_reshuffles_agree_across_histories() -> None:
         pile = sorted(state.deck)[lo:hi]
         state.deck = [c for c in state.deck if c not in pile]
         state.discard, state.deck = pile, []
-        state.tasks.append(("reshuffle_deck",))
+        state.tasks.append(ReshuffleDeck())
         assert state.current_player == CHANCE
         outcome = state.sample_chance(rng)
         state.apply(outcome)

@@ -46,7 +46,7 @@ def hand(state: ExLibrisState, seat: int) -> list[str]:
 
 
 def top(state: ExLibrisState) -> str:
-    return state.tasks[-1][0] if state.tasks else "end"
+    return state.tasks[-1].name if state.tasks else "end"
 
 
 def test_library_choice_in_reverse_order_and_assistants() -> None:

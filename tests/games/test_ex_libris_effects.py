@@ -45,7 +45,7 @@ def shelf(state: ExLibrisState, seat: int) -> dict[tuple[int, int], str]:
 
 
 def top(state: ExLibrisState) -> str:
-    return state.tasks[-1][0] if state.tasks else "end"
+    return state.tasks[-1].name if state.tasks else "end"
 
 
 def home_draws_until_resolution(state: ExLibrisState) -> None:

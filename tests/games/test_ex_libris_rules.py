@@ -56,7 +56,7 @@ def area(state: ExLibrisState, number: int) -> list[str]:
 
 
 def top(state: ExLibrisState) -> str:
-    return state.tasks[-1][0] if state.tasks else "end"
+    return state.tasks[-1].name if state.tasks else "end"
 
 
 def finish_placement(state: ExLibrisState) -> None:

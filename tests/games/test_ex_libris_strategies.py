@@ -8,6 +8,7 @@ import pytest
 
 from simcli.game import CHANCE
 from simcli.games import get_game
+from simcli.games.ex_libris.phases import Flip, Score
 from strategies.ex_libris_heuristic import ExLibrisHeuristic
 from strategies.greedy import GreedyStrategy
 from strategies.random_play import RandomStrategy
@@ -86,7 +87,7 @@ def test_heuristic_flips_a_card_that_breaks_the_order() -> None:
         (1, 1): low[3],
         (1, 2): low[4],
     }
-    state.tasks = [("score",), ("flip", 1), ("flip", 0)]
+    state.tasks = [Score(), Flip(1), Flip(0)]
     strategy = ExLibrisHeuristic()
     strategy.start_game(GAME, 0, random.Random(0))
     before = state.inspect()[0].total

@@ -4,10 +4,13 @@ assistants of the advanced game (their abilities hook into placement and effects
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from simcli.game import IllegalMoveError
 from simcli.games.chance import keyed_pick
+from simcli.games.ex_libris.effects import Draw, Shelve, Take
+from simcli.games.ex_libris.tasks import Chance, Decision, Task
 
 if TYPE_CHECKING:
     from simcli.games.ex_libris.state import ExLibrisState
@@ -59,168 +62,181 @@ def home_moves(
     return moves
 
 
-def apply_home(state: ExLibrisState, seat: int, special: int, move: list) -> list[tuple]:
-    head = "shome" if special else "home"
+def apply_home(state: ExLibrisState, seat: int, special: int, move: list) -> list[Task]:
+    """Carry out the home action ``move`` (one of :func:`home_moves`); the tasks it sets
+    off."""
     ab = ability(state, seat) if special else None
     if ab in ("bookworm", "gelatinous_cube"):
-        if move != [head, "both"]:
-            raise IllegalMoveError(f"this assistant takes both home actions: [{head!r}, 'both']")
-        return [("draw", seat, 1), ("shelve", seat, 1, 0)]
-    tomb = [("entomb", seat)] if ab == "mummy" else []
-    if move == [head, "draw"]:
-        return [("draw", seat, 1), *tomb]
-    if len(move) == 5 and move[1] == "shelve":
-        card, r, c = state.parse_shelve([move[1], *move[2:]], "shelve")
-        state.shelve_card(seat, card, r, c)
-        if ab == "gargoyle":
-            return [("shelve", seat, 1, 0)]
-        return tomb
-    raise IllegalMoveError(
-        f"a home action is [{head!r}, 'draw'] or [{head!r}, 'shelve', CARD, ROW, COLUMN]; "
-        f"got {move!r}"
-    )
+        return [Draw(seat, 1), Shelve(seat, 1, 0)]
+    tomb: list[Task] = [Entomb(seat)] if ab == "mummy" else []
+    if move[1] == "draw":
+        return [Draw(seat, 1), *tomb]
+    state.shelve_move(seat, move[1:])
+    if ab == "gargoyle":
+        return [Shelve(seat, 1, 0)]
+    return tomb
 
 
-def before_place(state: ExLibrisState, seat: int, tile: int, special: int) -> list[tuple]:
+def before_place(state: ExLibrisState, seat: int, tile: int, special: int) -> list[Task]:
     """Tasks that run when an assistant arrives, before the tile's own effect (the new
     assistant is not yet among the occupants)."""
-    todo: list[tuple] = []
+    todo: list[Task] = []
     # a Gelatinous Cube already there takes a random card from each opponent who joins it
     for s, sp, _ in state.occupants[tile]:
         if sp and s != seat and ability(state, s) == "gelatinous_cube" and state.hands[seat]:
-            todo.append(("random_card", seat, s))
+            todo.append(RandomCard(seat, s))
             break
     if not special:
         return todo
     ab = ability(state, seat)
     if ab == "wisp":
-        todo.append(("draw", seat, 1))
+        todo.append(Draw(seat, 1))
     elif ab == "dragon":
-        todo.append(("take", seat, tile, 1))
+        todo.append(Take(seat, tile, 1))
     elif ab == "goblin_sneak":
         if any(s != seat for s, _, _ in state.occupants[tile]):
-            todo.append(("name_category", seat, tile))
+            todo.append(NameCategory(seat, tile))
     elif ab == "automaton":
         mine = sum(1 for s, _, _ in state.occupants[tile] if s == seat)
-        todo.extend(("home_action", seat) for _ in range(mine))
+        todo.extend(HomeAction(seat) for _ in range(mine))
     elif ab == "mummy":
-        todo.append(("entomb", seat))
+        todo.append(Entomb(seat))
     return todo
 
 
 def after_effect(
     state: ExLibrisState, seat: int, tile: int, special: int, resolution: bool
-) -> list[tuple]:
+) -> list[Task]:
     """Tasks after the tile's effect for this assistant (Imp: may shelve a card)."""
     if not special or ability(state, seat) != "imp":
         return []
     if resolution != state.loc(tile).delayed:
         return []
-    return [("shelve", seat, 1, 0)]
+    return [Shelve(seat, 1, 0)]
 
 
 # ---------------------------------------------------------------- ability decisions
 
 
-def has_choice(state: ExLibrisState, task: tuple) -> bool:
-    head, seat = task[0], task[1]
-    if head == "library":
-        return True
-    if head == "home_action":
-        return True
-    if head == "name_category":
-        return True
-    if head == "give":
-        cat = task[3]
-        return any(cat in state.comps.books[c].books for c in state.hands[seat] if c >= 0)
-    if head == "entomb":
-        return bool(state.hands[seat]) and bool(state.shelves[seat])
-    raise IllegalMoveError(f"unknown task {head!r}")
+@dataclass(frozen=True, slots=True)
+class HomeAction(Decision):
+    """Automaton: ``seat`` takes one home action: ``["draw"]`` or ``["shelve", CARD, ROW,
+    COLUMN]``."""
+
+    name = "home_action"
+    seat: int
+
+    def legal_moves(self, state: ExLibrisState) -> list[Any]:
+        return [["draw"]] + state.shelve_moves(self.seat, sorted(set(state.hands[self.seat])))
+
+    def apply(self, state: ExLibrisState, move: Any) -> None:
+        if move == ["draw"]:
+            state.push(Draw(self.seat, 1))
+            return
+        state.shelve_move(self.seat, move)
 
 
-def legal_moves(state: ExLibrisState, task: tuple) -> list[Any]:
-    head, seat = task[0], task[1]
-    books = state.comps.books
-    if head == "library":
-        return [["library", state.comps.libraries[i].name] for i in state.offered[seat]]
-    if head == "home_action":
-        return [["draw"]] + state.shelve_moves(seat, sorted(set(state.hands[seat])))
-    if head == "name_category":
+@dataclass(frozen=True, slots=True)
+class NameCategory(Decision):
+    """Goblin Sneak on ``tile``: ``seat`` names a category (``["name", CODE]``); every
+    opponent there, in space order, then gives it a card of that category."""
+
+    name = "name_category"
+    seat: int
+    tile: int
+
+    def legal_moves(self, state: ExLibrisState) -> list[Any]:
         return [["name", cat.code] for cat in state.comps.categories]
-    if head == "give":
-        cat = task[3]
+
+    def apply(self, state: ExLibrisState, move: Any) -> None:
+        category = state.comps.category_index(move[1])
+        givers: list[int] = []
+        for s, _, _ in state.occupants[self.tile]:
+            if s != self.seat and s not in givers:
+                givers.append(s)
+        state.push(*[Give(s, self.seat, category) for s in givers])  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True, slots=True)
+class Give(Decision):
+    """``seat`` gives ``taker`` a hand card with a book of ``category`` (``["give",
+    CARD]``); with none, it shows its hand and nothing happens."""
+
+    name = "give"
+    seat: int
+    taker: int
+    category: int
+
+    def has_choice(self, state: ExLibrisState) -> bool:
+        books = state.comps.books
+        return any(self.category in books[c].books for c in state.hands[self.seat] if c >= 0)
+
+    def legal_moves(self, state: ExLibrisState) -> list[Any]:
+        books = state.comps.books
         return [
             ["give", books[c].name]
-            for c in sorted(set(state.hands[seat]))
-            if c >= 0 and cat in books[c].books
+            for c in sorted(set(state.hands[self.seat]))
+            if c >= 0 and self.category in books[c].books
         ]
-    if head == "entomb":
-        cells = state.shelves[seat]
+
+    def apply(self, state: ExLibrisState, move: Any) -> None:
+        card = state.card_of(move[1])
+        state.remove_from_hand(self.seat, card)
+        state.give_card(self.taker, card)
+
+
+@dataclass(frozen=True, slots=True)
+class Entomb(Decision):
+    """Mummy: ``seat`` may lay a hand card on one of its shelved cards, which is entombed
+    under it (``["entomb", CARD, ROW, COLUMN]``), or ``"pass"``."""
+
+    name = "entomb"
+    seat: int
+
+    def has_choice(self, state: ExLibrisState) -> bool:
+        return bool(state.hands[self.seat]) and bool(state.shelves[self.seat])
+
+    def legal_moves(self, state: ExLibrisState) -> list[Any]:
+        books = state.comps.books
+        cells = state.shelves[self.seat]
         return ["pass"] + [
             ["entomb", books[h].name, r, c]
-            for h in sorted(set(state.hands[seat]))
+            for h in sorted(set(state.hands[self.seat]))
             if h >= 0
             for (r, c) in sorted(cells)
         ]
-    raise IllegalMoveError(f"unknown task {head!r}")
 
-
-def apply(state: ExLibrisState, task: tuple, move: Any) -> None:
-    head, seat = task[0], task[1]
-    if head == "home_action" and isinstance(move, list) and move[:1] == ["shelve"]:
-        card, r, c = state.parse_shelve(move, "shelve")
-        state.shelve_card(seat, card, r, c)  # checks the position and the hand first
-        state.tasks.pop()
-        return
-    if move not in legal_moves(state, task):
-        raise IllegalMoveError(f"{move!r} is not a legal move here ({state.describe()})")
-    state.tasks.pop()
-    if head == "library":
-        lib = next(i for i in state.offered[seat] if state.comps.libraries[i].name == move[1])
-        state.libraries[seat] = lib
-        state.offered[seat] = []
-    elif head == "home_action":
-        state.push(("draw", seat, 1))
-    elif head == "name_category":
-        cat = state.comps.category_index(move[1])
-        tile = task[2]
-        seen: list[int] = []
-        for s, _, _ in state.occupants[tile]:
-            if s != seat and s not in seen:
-                seen.append(s)
-        state.push(*[("give", s, seat, cat) for s in seen])
-    elif head == "give":
-        card = state.card_of(move[1])
-        state.remove_from_hand(seat, card)
-        state.give_card(task[2], card)
-    elif head == "entomb":
+    def apply(self, state: ExLibrisState, move: Any) -> None:
         if move == "pass":
             return
         card = state.card_of(move[1])
         pos = (move[2], move[3])
-        state.remove_from_hand(seat, card)
-        covered = state.shelves[seat][pos]
-        state.entombed[seat].append(covered)
-        state.shelves[seat][pos] = card
+        state.remove_from_hand(self.seat, card)
+        cells = state.shelves[self.seat]
+        state.entombed[self.seat].append(cells[pos])
+        cells[pos] = card
 
 
-def sample_chance(state: ExLibrisState, rng: random.Random) -> Any:
-    task = state.tasks[-1]
-    if task[0] == "random_card":
+@dataclass(frozen=True, slots=True)
+class RandomCard(Chance):
+    """Gelatinous Cube: ``taker`` takes a random hand card of ``seat``, who joined it; the
+    outcome is the card's name."""
+
+    name = "random_card"
+    seat: int
+    taker: int
+
+    def sample(self, state: ExLibrisState, stream: random.Random) -> Any:
         # the card with the smallest key drawn for this event (simcli/games/chance.py)
-        hand = state.hands[task[1]]
-        return state.comps.books[keyed_pick(hand, int, len(state.comps.books), rng)].name
-    raise IllegalMoveError("no chance event is pending")
+        books = state.comps.books
+        return books[keyed_pick(state.hands[self.seat], int, len(books), stream)].name
 
-
-def apply_chance(state: ExLibrisState, task: tuple, outcome: Any) -> None:
-    if task[0] == "random_card":
-        _, giver, taker = task
+    def settle(self, state: ExLibrisState, outcome: Any) -> None:
         card = state.comps.book_index(outcome)
-        if card is None or card not in state.hands[giver]:
-            raise IllegalMoveError(f"{outcome!r} is not a card in seat {giver}'s hand")
-        state.remove_from_hand(giver, card)
-        state.give_card(taker, card)
-        state.tasks.pop()
-        return
-    raise IllegalMoveError(f"unknown chance event {task[0]!r}")
+        if card is None or card not in state.hands[self.seat]:
+            raise IllegalMoveError(f"{outcome!r} is not a card in seat {self.seat}'s hand")
+        state.remove_from_hand(self.seat, card)
+        state.give_card(self.taker, card)
+
+
+TASKS: tuple[type[Task], ...] = (HomeAction, NameCategory, Give, Entomb, RandomCard)

@@ -12,6 +12,7 @@ from simcli.game import Game, IllegalMoveError, Option, State
 from simcli.games.chance import ChanceStreams, draw_key, setup_key
 from simcli.games.ex_libris.components import Components, load_components
 from simcli.games.ex_libris.inspection import PROMINENT_TIES
+from simcli.games.ex_libris.phases import LibraryChoice, Round
 from simcli.games.ex_libris.snapshot import rebuild
 from simcli.games.ex_libris.state import HAND_SIZE, UNKNOWN, ExLibrisState
 
@@ -127,9 +128,9 @@ class ExLibris(Game):
         state = ExLibrisState(self, players, options, comps)
         _load_setup(state, comps, players, setup)
         if state.advanced:
-            state.push(*[("library", seat) for seat in reversed(range(players))], ("round",))
+            state.push(*[LibraryChoice(seat) for seat in reversed(range(players))], Round())
         else:
-            state.push(("round",))
+            state.push(Round())
         state.run()
         return state
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from simcli.game import CHANCE
+
 if TYPE_CHECKING:
     from simcli.games.ex_libris.state import ExLibrisState
 
@@ -52,12 +54,10 @@ def pending(state: ExLibrisState) -> str:
     if not state.tasks:
         return "game over"
     task = state.tasks[-1]
-    head = task[0]
-    if head == "place":
+    if task.name == "place":
         return f"seat {state.turn} places an assistant"
-    if head in ("reshuffle_deck", "reshuffle_locs", "random_card"):
-        return f"chance: {head}"
-    return f"seat {task[1]}: {head}"
+    seat = task.player(state)
+    return f"chance: {task.name}" if seat == CHANCE else f"seat {seat}: {task.name}"
 
 
 def render_state(state: ExLibrisState) -> str:

@@ -14,50 +14,23 @@ from typing import TYPE_CHECKING, Any
 
 from simcli.game import IllegalMoveError
 from simcli.games.chance import ChanceStreams
-from simcli.games.ex_libris import shelf
+from simcli.games.ex_libris import assistants, effects, phases, shelf
 from simcli.games.ex_libris.components import Components
 from simcli.games.ex_libris.inspection import ScoreSheet
-from simcli.games.ex_libris.state import CHANCES, STANDARD_BEGINNER, UNKNOWN, ExLibrisState
+from simcli.games.ex_libris.state import STANDARD_BEGINNER, UNKNOWN, ExLibrisState
+from simcli.games.ex_libris.tasks import Chance, Task
 
 if TYPE_CHECKING:
     from simcli.games.ex_libris.game import ExLibris
 
-#: Task head -> number of integer fields after it (see the ``push`` calls of the engine).
-TASK_FIELDS: Mapping[str, int] = {
-    "round": 0,
-    "reveal": 0,
-    "prep": 0,
-    "place": 0,
-    "cleanup": 0,
-    "inspect": 0,
-    "score": 0,
-    "reshuffle_deck": 0,
-    "reshuffle_locs": 0,
-    "first": 1,
-    "begin": 1,
-    "resolve": 1,
-    "clear": 1,
-    "library": 1,
-    "flip": 1,
-    "home_action": 1,
-    "entomb": 1,
-    "fill": 2,
-    "draw": 2,
-    "pay": 2,
-    "discard": 2,
-    "search": 2,
-    "name_category": 2,
-    "random_card": 2,
-    "take": 3,
-    "shelve": 3,
-    "swap": 3,
-    "discard_draw": 3,
-    "bid": 3,
-    "give": 3,
+#: Every kind of task by its name (the first item of a task in ``tasks``).
+TASKS: Mapping[str, type[Task]] = {
+    cls.name: cls for cls in (*phases.TASKS, *effects.TASKS, *assistants.TASKS)
 }
-#: Tasks whose first field is a tile; in every other task with fields it is a seat.
-TILE_TASKS = frozenset({"fill", "resolve", "clear"})
-SEAT_TASKS = frozenset(h for h, n in TASK_FIELDS.items() if n and h not in TILE_TASKS)
+CHANCES = frozenset(name for name, cls in TASKS.items() if issubclass(cls, Chance))
+#: Task fields that hold a seat or a tile (checked against the table)
+SEAT_FIELDS = frozenset({"seat", "taker"})
+TILE_FIELDS = frozenset({"tile"})
 KEYS = (
     "round",
     "first",
@@ -224,7 +197,7 @@ def rebuild(
     if termination not in ("normal", "move_limit"):
         raise _bad("termination", "'normal' or 'move_limit'")
     state.termination = termination
-    state.tasks = _tasks(snap["tasks"], seats)
+    state.tasks = _tasks(snap["tasks"], seats, range(read.tiles))
     state.chance = ChanceStreams.from_snapshot(snap["chance"], CHANCES, "ex_libris snapshot")
     if state.tasks:
         return state
@@ -242,19 +215,22 @@ def rebuild(
     return state
 
 
-def _tasks(raw: Any, seats: range) -> list[tuple]:
-    tasks: list[tuple] = []
+def _tasks(raw: Any, seats: range, tiles: range) -> list[Task]:
+    """The task stack from its JSON form: ``[name, field, ...]`` per task."""
     if type(raw) is not list:
         raise _bad("tasks", "a list of tasks")
-    for task in raw:
-        head = task[0] if type(task) is list and task else None
-        if (
-            type(head) is not str
-            or head not in TASK_FIELDS
-            or len(task) != 1 + TASK_FIELDS[head]
-            or not all(_int(v) for v in task[1:])
-            or (head in SEAT_TASKS and task[1] not in seats)
-        ):
-            raise _bad("tasks", f"a list of known tasks [name, integer fields...], got {task!r}")
-        tasks.append(tuple(task))
-    return tasks
+    return [_task(item, seats, tiles) for item in raw]
+
+
+def _task(item: Any, seats: range, tiles: range) -> Task:
+    cls = TASKS.get(item[0]) if type(item) is list and item and type(item[0]) is str else None
+    fields = cls.__match_args__ if cls is not None else ()  # type: ignore[attr-defined]
+    if (
+        cls is None
+        or len(item) != 1 + len(fields)
+        or not all(_int(v) for v in item[1:])
+        or any(f in SEAT_FIELDS and v not in seats for f, v in zip(fields, item[1:], strict=True))
+        or any(f in TILE_FIELDS and v not in tiles for f, v in zip(fields, item[1:], strict=True))
+    ):
+        raise _bad("tasks", f"a list of known tasks [name, integer fields...], got {item!r}")
+    return cls(*item[1:])
