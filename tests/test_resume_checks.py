@@ -112,3 +112,23 @@ def test_truncate_at_bad_line_needs_resume(tmp_path):
     (tmp_path / "c.yaml").write_text(CONFIG)
     result = invoke("run", str(tmp_path / "c.yaml"), "--truncate-at-bad-line")
     assert result.exit_code == 2 and "goes with --resume" in result.output
+
+
+def test_a_run_killed_before_its_first_game_resumes_or_restarts(tmp_path, play_config):
+    # A parent killed after writing run.json but before opening games.jsonl (found by the
+    # chaos trials): --resume used to say "nothing to resume"; it now plays every game.
+    # Killed while writing its first run.json, it leaves run.json.tmp: a fresh run used
+    # to call the folder not empty.
+    out = play_config(tmp_path, CONFIG)
+    path = tmp_path / "c.yaml"
+    clean = (out / "games.jsonl").read_bytes()
+    (out / "games.jsonl").unlink()
+    result = resume(path, out)
+    assert result.exit_code == 0, result.output
+    assert (out / "games.jsonl").read_bytes() == clean
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    (fresh / "run.json.tmp").write_text('{"status": "runn')
+    result = invoke("run", str(path), "--out", str(fresh), "-q", "--no-plots")
+    assert result.exit_code == 0, result.output
+    assert (fresh / "games.jsonl").read_bytes() == clean

@@ -272,10 +272,8 @@ def prepare_resume(
         info = read_run_info(out)
     except RecordError as exc:
         raise ResumeError(str(exc)) from None
-    if info is None or not log_path.is_file():
-        raise ResumeError(
-            f"{out}: nothing to resume (no run.json and games.jsonl); run without --resume"
-        )
+    if info is None:
+        raise ResumeError(f"{out}: nothing to resume (no run.json); run without --resume")
     if "config" not in info:
         raise ResumeError(f"{out / RUN_INFO}: not a simcli run.json (no config)")
     stored = info["config"]
@@ -290,6 +288,8 @@ def prepare_resume(
             f"resume with the same config, or start a new run with --force"
         )
     total = schedule.total
+    if not log_path.exists():  # killed after writing run.json, before its first game
+        return 0, info
     good_bytes = 0
     index = 0
     sources: dict[str | None, dict[str, Any] | None] = {}
