@@ -22,12 +22,14 @@ stops at any other bad line.
 
 import gzip
 import json
+import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from simcli.errors import RecordError
+from simcli.moves import is_plain_move
 
 if TYPE_CHECKING:
     from simcli.tournament.identity import RunIdentity
@@ -115,6 +117,31 @@ def _is_number(x: Any) -> bool:
     return isinstance(x, int | float) and not isinstance(x, bool)
 
 
+def _is_finite(x: Any) -> bool:
+    return _is_number(x) and math.isfinite(x)
+
+
+_NONE = object()
+
+
+def _is_entry(entry: Any) -> bool:
+    """A ``moves`` entry: a plain move, or a chance event whose value holds no NaN or
+    infinity (JSON has neither)."""
+    if type(entry) is dict:
+        return entry.keys() == {"chance"} and _json_safe(entry["chance"])
+    return is_plain_move(entry)
+
+
+def _json_safe(value: Any) -> bool:
+    if type(value) is float:
+        return math.isfinite(value)
+    if type(value) is list:
+        return all(map(_json_safe, value))
+    if type(value) is dict:
+        return all(map(_json_safe, value.values()))
+    return True
+
+
 def problem(value: Any) -> str | None:
     """What keeps ``value`` from being a game record of this schema, or None. The one
     validation of a record, wherever it comes from (a log line, the report API)."""
@@ -138,13 +165,19 @@ def problem(value: Any) -> str | None:
         return "'index' and 'seed' must be whole numbers"
     if not isinstance(value["moves"], list):
         return "'moves' must be a list"
+    bad_move = next((m for m in value["moves"] if not _is_entry(m)), _NONE)
+    if bad_move is not _NONE:
+        return (
+            f"'moves' holds {json.dumps(bad_move)[:80]}: an entry is a move (integers, "
+            'texts and lists of them) or a chance event {"chance": ...}'
+        )
     if value["setup"] is not None and not isinstance(value["setup"], dict):
         return "'setup' must be an object"
     scores = value["scores"]
     if scores is not None and (
-        not isinstance(scores, list) or len(scores) != n or not all(map(_is_number, scores))
+        not isinstance(scores, list) or len(scores) != n or not all(map(_is_finite, scores))
     ):
-        return f"'scores' must be null or a list of {n} numbers"
+        return f"'scores' must be null or a list of {n} finite numbers"
     winners = value["winners"]
     if (
         not isinstance(winners, list)
@@ -157,8 +190,11 @@ def problem(value: Any) -> str | None:
             f"unknown termination {value['termination']!r} "
             f"(expected one of {', '.join(TERMINATIONS)})"
         )
-    if value["final_hash"] is not None and not isinstance(value["final_hash"], str):
+    final_hash = value["final_hash"]
+    if final_hash is not None and not isinstance(final_hash, str):
         return "'final_hash' must be a text or null"
+    if final_hash is None and value["termination"] in ("normal", "move_limit"):
+        return f"'final_hash' is null in a game that ended {value['termination']!r}"
     if "variant" in value and not isinstance(value["variant"], str):
         return "'variant' must be a text"
     if "detail" in value and not isinstance(value["detail"], dict):

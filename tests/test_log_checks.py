@@ -138,3 +138,42 @@ def test_a_run_json_whose_config_makes_no_schedule_is_named(run):
     result = invoke("replay", str(out))
     assert result.exit_code == 2
     assert "run.json: its config does not give the run's schedule" in result.output
+
+
+def _set(key, value):
+    def change(lines):
+        record = json.loads(lines[2])
+        record[key] = value
+        lines[2] = json.dumps(record)
+
+    return change
+
+
+def _first_move(value):
+    def change(lines):
+        record = json.loads(lines[2])
+        record["moves"][0] = value
+        lines[2] = json.dumps(record)
+
+    return change
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (_set("scores", [float("nan"), 1]), "'scores' must be null or a list of 2 finite"),
+        (_set("scores", [float("inf"), 1]), "'scores' must be null or a list of 2 finite"),
+        (_first_move(True), "'moves' holds true"),
+        (_first_move(13.0), "'moves' holds 13.0"),
+        (_first_move({"chance": float("nan")}), "'moves' holds {\"chance\": NaN}"),
+        (_set("final_hash", None), "'final_hash' is null in a game that ended 'normal'"),
+    ],
+)
+def test_records_of_the_wrong_types_are_named_by_every_reader(run, change, message):
+    # Before, report counted these (a NaN score became "n/a") and replay listed them.
+    path, out = run
+    edit(out, change)
+    for command in (["replay", str(out)], ["report", str(out), "--no-plots"]):
+        result = invoke(*command)
+        assert result.exit_code == 2, (command, result.output)
+        assert f"line 3: {message}" in result.output
