@@ -167,13 +167,16 @@ def _first_move(value):
         (_first_move(13.0), "'moves' holds 13.0"),
         (_first_move({"chance": float("nan")}), "'moves' holds {\"chance\": NaN}"),
         (_set("final_hash", None), "'final_hash' is null in a game that ended 'normal'"),
+        (_set("detail", None), "'detail' must be an object"),
     ],
 )
 def test_records_of_the_wrong_types_are_named_by_every_reader(run, change, message):
-    # Before, report counted these (a NaN score became "n/a") and replay listed them.
+    # Before, report counted these (a NaN score became "n/a"), replay listed them and
+    # resume kept them.
     path, out = run
     edit(out, change)
-    for command in (["replay", str(out)], ["report", str(out), "--no-plots"]):
+    resume = ["run", str(path), "--out", str(out), "--resume", "-q", "--no-plots"]
+    for command in (["replay", str(out)], ["report", str(out), "--no-plots"], resume):
         result = invoke(*command)
         assert result.exit_code == 2, (command, result.output)
         assert f"line 3: {message}" in result.output
