@@ -134,10 +134,11 @@ def chaos_trial(
             )
             trial.runs += 1
             worker_killed = False
-        # a moment: a point in the log ahead (0: at once, while the run starts or checks
-        # the log it resumes), then a few random milliseconds more
+        # a moment: a point in the log ahead and a random pause after it; at the point
+        # where the run is (0 games ahead) the pause of up to a second lands while it
+        # starts, takes the lock, checks the log it resumes or writes its run.json
         ahead = rng.choice([0, rng.randrange(1, max(2, games // 3))])
-        pause = rng.uniform(0, 0.05)
+        pause = rng.uniform(0, 1.0) if ahead == 0 else rng.uniform(0, 0.05)
         target = "worker" if rng.random() < 0.4 and not worker_killed else "parent"
         if not _wait_for(out, _lines(out) + ahead, proc, timeout=120):
             continue  # the run ended before that point
