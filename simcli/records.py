@@ -5,7 +5,8 @@ defined, encoded, decoded, checked and read.
   :func:`new_record` starts one with every key in that order (play and lost games fill it).
 - :func:`dumps` encodes a record as a line; :func:`decode` turns a line back into a record
   or a :class:`BadLine`, with the one set of checks (:func:`problem`).
-- :class:`GameLog` is the one reader (used by resume, report, replay and the statistics).
+- :class:`GameLog` is the one reader (used by resume, report, replay and the statistics);
+  it checks each record against the run's schedule (``simcli.tournament.identity``).
 
 The JSON Schema ``simcli/schema/record.schema.json`` describes the same format (a test
 checks it against the definitions here); ``docs/records.md`` explains it.
@@ -21,12 +22,17 @@ stops at any other bad line.
 
 import gzip
 import json
+import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, NotRequired, TypedDict
+from typing import IO, TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from simcli.errors import RecordError
+from simcli.moves import is_plain_move
+
+if TYPE_CHECKING:
+    from simcli.tournament.identity import RunIdentity
 
 SCHEMA_VERSION = 1
 #: The JSON Schema of a record line (shipped with the package).
@@ -111,6 +117,31 @@ def _is_number(x: Any) -> bool:
     return isinstance(x, int | float) and not isinstance(x, bool)
 
 
+def _is_finite(x: Any) -> bool:
+    return _is_number(x) and math.isfinite(x)
+
+
+_NONE = object()
+
+
+def _is_entry(entry: Any) -> bool:
+    """A ``moves`` entry: a plain move, or a chance event whose value holds no NaN or
+    infinity (JSON has neither)."""
+    if type(entry) is dict:
+        return entry.keys() == {"chance"} and _json_safe(entry["chance"])
+    return is_plain_move(entry)
+
+
+def _json_safe(value: Any) -> bool:
+    if type(value) is float:
+        return math.isfinite(value)
+    if type(value) is list:
+        return all(map(_json_safe, value))
+    if type(value) is dict:
+        return all(map(_json_safe, value.values()))
+    return True
+
+
 def problem(value: Any) -> str | None:
     """What keeps ``value`` from being a game record of this schema, or None. The one
     validation of a record, wherever it comes from (a log line, the report API)."""
@@ -134,13 +165,19 @@ def problem(value: Any) -> str | None:
         return "'index' and 'seed' must be whole numbers"
     if not isinstance(value["moves"], list):
         return "'moves' must be a list"
+    bad_move = next((m for m in value["moves"] if not _is_entry(m)), _NONE)
+    if bad_move is not _NONE:
+        return (
+            f"'moves' holds {json.dumps(bad_move)[:80]}: an entry is a move (integers, "
+            'texts and lists of them) or a chance event {"chance": ...}'
+        )
     if value["setup"] is not None and not isinstance(value["setup"], dict):
         return "'setup' must be an object"
     scores = value["scores"]
     if scores is not None and (
-        not isinstance(scores, list) or len(scores) != n or not all(map(_is_number, scores))
+        not isinstance(scores, list) or len(scores) != n or not all(map(_is_finite, scores))
     ):
-        return f"'scores' must be null or a list of {n} numbers"
+        return f"'scores' must be null or a list of {n} finite numbers"
     winners = value["winners"]
     if (
         not isinstance(winners, list)
@@ -153,8 +190,11 @@ def problem(value: Any) -> str | None:
             f"unknown termination {value['termination']!r} "
             f"(expected one of {', '.join(TERMINATIONS)})"
         )
-    if value["final_hash"] is not None and not isinstance(value["final_hash"], str):
+    final_hash = value["final_hash"]
+    if final_hash is not None and not isinstance(final_hash, str):
         return "'final_hash' must be a text or null"
+    if final_hash is None and value["termination"] in ("normal", "move_limit"):
+        return f"'final_hash' is null in a game that ended {value['termination']!r}"
     if "variant" in value and not isinstance(value["variant"], str):
         return "'variant' must be a text"
     if "detail" in value and not isinstance(value["detail"], dict):
@@ -245,15 +285,17 @@ class LogLine:
 class GameLog:
     """The game log of a run: ``games.jsonl`` (or ``.jsonl.gz``), given as the file or the
     run folder holding it. Blank lines are skipped; every other line is decoded once
-    (:func:`decode`)."""
+    (:func:`decode`) and checked against the run (:meth:`checked`): the run is the one
+    ``identity`` describes, else the one of ``run.json`` beside the log (if any)."""
 
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, identity: "RunIdentity | None" = None):
         path = Path(path)
         if path.is_dir():
             path = next((path / n for n in LOG_NAMES if (path / n).is_file()), path / LOG_NAMES[0])
         if not path.is_file():
             raise RecordError(f"{path}: no such game log")
         self.path = path
+        self._given_identity = identity
 
     def _open(self) -> IO[bytes]:
         try:
@@ -288,48 +330,62 @@ class GameLog:
         except RecordError as exc:
             raise RecordError(f"{self.path}: {exc}") from None
 
-    def _total(self) -> int | None:
-        """The number of games of the run, from ``run.json`` beside the log (if any)."""
-        from simcli.run_info import read_run_info
+    def _run(self) -> "tuple[int | None, RunIdentity | None]":
+        """What ``run.json`` beside the log says of the run: its number of games and the
+        identity of each (the schedule of its config); the identity given to the reader
+        (``--resume``: the config it resumes with) wins. A run.json that cannot be read
+        is the report's business (it names it); here it only means no checks from it."""
+        from simcli.run_info import RUN_INFO, read_run_info
+        from simcli.tournament.identity import RunIdentity
 
         try:
-            info = read_run_info(self.path.parent)
+            info = read_run_info(self.path.parent) or {}
         except RecordError:
-            return None
-        total = (info or {}).get("games")
-        return total if _is_int(total) else None
+            info = {}
+        identity = self._given_identity or RunIdentity.of_stored(
+            info.get("config"), str(self.path.parent / RUN_INFO)
+        )
+        total = info.get("games")
+        if identity is not None:
+            total = identity.total
+        return (total if _is_int(total) else None), identity
 
-    def __iter__(self) -> Iterator[tuple[int, Record | BadLine]]:
-        """``(line number, record or BadLine)`` per line. :class:`RecordError` when the
-        log holds no game record at all (five bad lines in a row at its start suffice).
-        Indexes must rise from line to line (a log is written in schedule order; a subset
-        of one may skip games) and stay below the run's game count: a repeated or foreign
-        line is a :class:`BadLine`."""
-        good = bad = 0
-        total = self._total()
+    def checked(self) -> Iterator[LogLine]:
+        """Every non-blank line (:meth:`lines`), with the checks across lines: indexes
+        must rise from line to line (a log is written in schedule order; a subset of one
+        may skip games) and stay below the run's game count, and each record must be the
+        game the run's schedule has at its index (:mod:`simcli.tournament.identity`). A
+        record that fails is replaced by a :class:`BadLine` naming its line."""
+        total, identity = self._run()
         last: tuple[int, int] | None = None  # (index, line) of the last record
         for line in self.lines():
             item = line.item
             if not isinstance(item, BadLine):
                 index = item["index"]
+                why = None
                 if last is not None and index <= last[0]:
                     what = (
                         f"appears twice (first on line {last[1]})"
                         if index == last[0]
                         else f"comes after game {last[0]}"
                     )
-                    line.item = BadLine(
-                        line.lineno,
-                        f"line {line.lineno}: game index {index} {what}: not one run's log "
-                        "in schedule order",
-                    )
+                    why = f"game index {index} {what}: not one run's log in schedule order"
                 elif total is not None and index >= total:
-                    line.item = BadLine(
-                        line.lineno,
-                        f"line {line.lineno}: game index {index} is beyond the run's {total} games",
-                    )
-                else:
+                    why = f"game index {index} is beyond the run's {total} games"
+                elif identity is not None:
+                    why = identity.mismatch(item)
+                if why is None:
                     last = (index, line.lineno)
+                else:
+                    line.item = BadLine(line.lineno, f"line {line.lineno}: {why}")
+            yield line
+
+    def __iter__(self) -> Iterator[tuple[int, Record | BadLine]]:
+        """``(line number, record or BadLine)`` per line, checked (:meth:`checked`).
+        :class:`RecordError` when the log holds no game record at all (five bad lines in
+        a row at its start suffice)."""
+        good = bad = 0
+        for line in self.checked():
             if isinstance(line.item, BadLine):
                 bad += 1
                 if not good and bad >= 5:

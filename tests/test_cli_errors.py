@@ -217,10 +217,19 @@ def test_replay_garbage_line_is_named(log) -> None:
 
 def test_replay_unknown_game_and_schema(log) -> None:
     record = json.loads(log.read_text().splitlines()[0])
+    (log.parent / "run.json").unlink()  # a bare log: nothing says which game it should be
     log.write_text(json.dumps({**record, "game": "chess"}) + "\n")
     assert_user_error(invoke("replay", str(log), "--verify"), "unknown game 'chess'")
     log.write_text(json.dumps({**record, "schema": 99}) + "\n")
     assert_user_error(invoke("replay", str(log), "--verify"), "unknown record schema 99")
+
+
+def test_replay_names_a_game_other_than_the_runs(log) -> None:
+    record = json.loads(log.read_text().splitlines()[0])
+    log.write_text(json.dumps({**record, "game": "chess"}) + "\n")
+    assert_user_error(
+        invoke("replay", str(log), "--verify"), 'line 1: game is "chess" but game 0 of this run'
+    )
 
 
 def test_replay_missing_log(tmp_path) -> None:

@@ -83,3 +83,52 @@ def test_a_kept_record_that_is_not_this_runs_game_stops_the_resume(
     assert result.exit_code == 2, result.output
     assert f"line {lineno}: " in result.output and message in result.output
     assert len((out / "games.jsonl").read_text().splitlines()) == 4  # nothing was dropped
+
+
+def test_a_bad_line_mid_log_stops_the_resume_naming_the_choices(tmp_path, play_config):
+    # Before, a garbage line in the middle made resume drop every good line after it
+    # without a word. Now it stops (exit 2) naming the line and both ways out; with
+    # --truncate-at-bad-line the log is cut there and the run ends as a clean one.
+    out = play_config(tmp_path, CONFIG)
+    path = tmp_path / "c.yaml"
+    clean = (out / "games.jsonl").read_bytes()
+    lines = clean.decode().splitlines()
+    (out / "games.jsonl").write_text("\n".join([*lines[:2], "{garbage", *lines[3:5]]) + "\n")
+    result = resume(path, out)
+    assert result.exit_code == 2, result.output
+    assert "line 3: not JSON" in result.output
+    assert "--truncate-at-bad-line" in result.output and "--force" in result.output
+    assert len((out / "games.jsonl").read_text().splitlines()) == 5  # nothing was dropped
+    result = invoke(
+        "run", str(path), "--out", str(out), "--resume", "--truncate-at-bad-line", "-q",
+        "--no-plots",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "keeping games 0..1; dropping line 3 and after" in result.output
+    assert (out / "games.jsonl").read_bytes() == clean
+
+
+def test_truncate_at_bad_line_needs_resume(tmp_path):
+    (tmp_path / "c.yaml").write_text(CONFIG)
+    result = invoke("run", str(tmp_path / "c.yaml"), "--truncate-at-bad-line")
+    assert result.exit_code == 2 and "goes with --resume" in result.output
+
+
+def test_a_run_killed_before_its_first_game_resumes_or_restarts(tmp_path, play_config):
+    # A parent killed after writing run.json but before opening games.jsonl (found by the
+    # chaos trials): --resume used to say "nothing to resume"; it now plays every game.
+    # Killed while writing its first run.json, it leaves run.json.tmp: a fresh run used
+    # to call the folder not empty.
+    out = play_config(tmp_path, CONFIG)
+    path = tmp_path / "c.yaml"
+    clean = (out / "games.jsonl").read_bytes()
+    (out / "games.jsonl").unlink()
+    result = resume(path, out)
+    assert result.exit_code == 0, result.output
+    assert (out / "games.jsonl").read_bytes() == clean
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    (fresh / "run.json.tmp").write_text('{"status": "runn')
+    result = invoke("run", str(path), "--out", str(fresh), "-q", "--no-plots")
+    assert result.exit_code == 0, result.output
+    assert (fresh / "games.jsonl").read_bytes() == clean

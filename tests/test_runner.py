@@ -238,7 +238,7 @@ def test_verify_catches_tampered_terminations_and_bad_shapes(tmp_path) -> None:
     result = CliRunner().invoke(cli, ["replay", str(path), "--verify"])
     assert result.exit_code == 2, result.output  # the bad line makes it a usage error
     assert "game 0: termination 'error', but the rules end the game normally" in result.output
-    assert "game 1: final_hash is missing" in result.output
+    assert "line 2: 'final_hash' is null in a game that ended 'normal'" in result.output
     assert "game 2: a forfeit has no scores" in result.output
     assert "line 4: 'winners' must be a list of distinct seats 0..1" in result.output
     assert "Traceback" not in result.output

@@ -19,6 +19,13 @@ from simcli.cli.options import config_overrides, repeat_command, verbosity
     help="Continue an interrupted run in the output folder: play only the missing games.",
 )
 @click.option(
+    "--truncate-at-bad-line",
+    "truncate",
+    is_flag=True,
+    help="With --resume: cut the log at its first bad line (not a record of this run, or "
+    "not replaying) and play the games from there again, instead of stopping.",
+)
+@click.option(
     "--move-time-limit",
     type=click.FloatRange(min=0, min_open=True),
     metavar="SECONDS",
@@ -56,6 +63,7 @@ def run(
     isolation,
     force,
     resume,
+    truncate,
     move_time_limit,
     executor,
     scheduler,
@@ -79,6 +87,8 @@ def run(
 
     if resume and force:
         raise click.UsageError("--resume continues a run, --force replaces it: choose one")
+    if truncate and not resume:
+        raise click.UsageError("--truncate-at-bad-line goes with --resume")
     config = load_config(
         config_path,
         {
@@ -114,6 +124,7 @@ def run(
             quiet=quiet,
             verbose=verbose,
             schedule=schedule,
+            truncate=truncate,
         )
     except OSError as exc:
         raise SimcliError(f"{target}: {exc.strerror or exc}") from None
@@ -145,7 +156,9 @@ def run(
     if result.status == "interrupted":
         # the same command with --resume and every flag given but --force
         head = ["simcli", "run", config_path, "--resume", "--out", str(target)]
-        again = repeat_command(click.get_current_context(), head, ("out", "force", "resume"))
+        again = repeat_command(
+            click.get_current_context(), head, ("out", "force", "resume", "truncate")
+        )
         click.echo(
             f"interrupted after {result.tally.games} of {total} games; to continue:\n  {again}",
             err=True,

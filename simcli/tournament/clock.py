@@ -8,10 +8,10 @@ exception, or returns late, still forfeits.
 * :class:`SignalClock` — ``SIGALRM`` through ``setitimer``, for the main thread of a
   process (local worker processes, ``--workers 0``): it raises :class:`MoveTimeout` inside
   the strategy, and also interrupts ``time.sleep`` and other system calls.
-* :class:`ThreadClock` — for threads, which cannot receive signals (Dask workers): it
-  measures the move and the strategy forfeits when the move returns late. It cannot
-  interrupt a move that never returns (Dask cannot stop a thread); use the local executor
-  for strategies that may hang.
+* :class:`ThreadClock` — for other threads, which cannot receive signals (simcli used as
+  a library from a thread): it measures the move and the strategy forfeits when the move
+  returns late. It cannot interrupt a move that never returns. (Dask workers play in pool
+  worker processes, under the signal clock.)
 
 A strategy stuck where the alarm cannot reach it (C code with the signal blocked) is
 caught by the local pool itself, which stops and replaces the worker (see ``pool.py``).

@@ -2,12 +2,18 @@
 cluster (``--executor dask --scheduler ADDRESS``).
 
 Each task carries the config (a few kilobytes, so a worker that joins or replaces a lost
-one needs nothing else) and plays one range, returning a :class:`Chunk`. Every Dask
-worker process keeps one
-:class:`ChunkPlayer` per config, so strategies are loaded once per process. Dask itself
-re-runs the tasks of a worker that dies; games are deterministic, so the records are the
-same as a local run's. Move time limits use the thread clock (Dask runs tasks in threads):
-a late move forfeits when it returns, but a move that never returns cannot be stopped.
+one needs nothing else) and plays one range, returning a :class:`Chunk`. A Dask worker
+does not play games in its own threads: each of its threads keeps a one-worker
+:class:`~simcli.tournament.pool.LocalPool` per config and hands it the task's range. So a
+strategy that kills its process, or a move that never returns, costs on Dask exactly what
+it costs on the local pool: the same worker process replaced, the same game retried once
+alone and then recorded as ``error``, the same records (the retry and blame policy is the
+pool's, in one place). Move time limits are the local pool's too (the alarm in the
+worker process, and its watchdog for a move the alarm cannot reach).
+
+What is left to Dask is the loss of a whole Dask worker (its machine, or the worker
+process itself): Dask re-runs its tasks; a range that keeps failing is split into single
+games, and a game that fails again is recorded as ``error``.
 """
 
 from __future__ import annotations
@@ -15,18 +21,20 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import multiprocessing
 import threading
 from collections import deque
 from collections.abc import Iterator
 
 from simcli.config import Config
 from simcli.errors import SimcliError
+from simcli.tournament.pool import LocalPool
 from simcli.tournament.schedule import PairedSchedule, Schedule
-from simcli.tournament.worker import Chunk, ChunkPlayer, lost_game_record, pack
+from simcli.tournament.worker import Chunk, lost_game_record, pack
 
 log = logging.getLogger("simcli.dask")
 
-_PLAYERS: dict[tuple[str, int], ChunkPlayer] = {}  # per Dask worker: (config, thread)
+_POOLS: dict[tuple[str, int], LocalPool] = {}  # per Dask worker: (config, thread)
 
 
 def _config_key(config: Config) -> str:
@@ -36,21 +44,30 @@ def _config_key(config: Config) -> str:
 
 def play_range_remote(
     config: Config, schedule: Schedule | PairedSchedule, key: str, start: int, stop: int
-) -> Chunk:
-    """Runs on a Dask worker (one player per thread: move clocks are per thread)."""
+) -> tuple[Chunk, list[tuple[int, str]]]:
+    """Runs on a Dask worker: the range played by this thread's pool of the config,
+    and the games a dying pool worker affected."""
     slot = (key, threading.get_ident())
-    player = _PLAYERS.get(slot)
-    if player is None:
-        player = _PLAYERS[slot] = ChunkPlayer(config, schedule)
-    return player.play(start, stop)
+    pool = _POOLS.get(slot)
+    if pool is None:
+        _allow_worker_processes()
+        pool = _POOLS[slot] = LocalPool(config, schedule, 1)
+    return pool.play(start, stop)
+
+
+def _allow_worker_processes() -> None:
+    """A Dask worker started by a nanny is a daemonic process, which multiprocessing
+    forbids to start processes (they would outlive it). Pool workers cannot: each dies
+    with its parent (``die_with_parent``), so the rule is lifted for this process."""
+    multiprocessing.current_process()._config["daemon"] = False  # type: ignore[attr-defined]
 
 
 def close_players(key: str) -> int:
-    """Runs on every Dask worker at the end of a run: stop the strategy processes of that
-    run's players (a Dask worker outlives the run; its strategy processes must not)."""
+    """Runs on every Dask worker at the end of a run: stop that run's pool workers and
+    their strategy processes (a Dask worker outlives the run; they must not)."""
     closed = 0
-    for slot in [s for s in _PLAYERS if s[0] == key]:
-        _PLAYERS.pop(slot).close()
+    for slot in [s for s in _POOLS if s[0] == key]:
+        _POOLS.pop(slot).close()
         closed += 1
     return closed
 
@@ -99,8 +116,9 @@ class DaskExecutor:
             for future in [f for f in in_flight if f in done]:
                 in_flight.remove(future)
                 try:
-                    chunk = future.result()
+                    chunk, affected = future.result()
                     self.ranges.pop(future.key, None)
+                    self.affected.extend(affected)
                     yield chunk
                 except Exception as exc:  # e.g. KilledWorker: a game keeps killing workers
                     yield from self._recover(future, exc, in_flight)

@@ -29,7 +29,9 @@ def check_output(out: Path, force: bool) -> None:
     """Raise :class:`OutputExistsError` unless ``out`` is absent, empty, or ``force``."""
     if out.exists() and not out.is_dir():
         raise OutputExistsError(f"{out}: exists and is not a folder")
-    if out.is_dir() and any(p.name != LOCK_NAME for p in out.iterdir()) and not force:
+    # the lock, and a run.json.tmp of a run killed while writing its first run.json
+    leftovers = (LOCK_NAME, "run.json.tmp")
+    if out.is_dir() and any(p.name not in leftovers for p in out.iterdir()) and not force:
         raise OutputExistsError(
             f"{out}: output folder is not empty; use --force to replace its run, "
             f"or --out to choose another folder"

@@ -158,7 +158,7 @@ class LocalPool:
             worker.status.request_stop()
 
     def run(self, ranges: Iterator[tuple[int, int]]) -> Iterator[Chunk]:
-        for _ in range(self.size):
+        for _ in range(self.size - len(self.workers)):  # a pool kept between runs has them
             self._spawn()
         pending = iter(ranges)
         exhausted = False
@@ -186,6 +186,21 @@ class LocalPool:
                 yield from self._drain(worker, ready)
             if self.limit:
                 self._stop_hung([w for w in busy if w in self.workers])
+
+    def play(self, start: int, stop: int) -> tuple[Chunk, list[tuple[int, str]]]:
+        """Games ``start .. stop - 1`` as one chunk, and the games of the range that were
+        affected by a dying worker: what a Dask task returns (``dask_executor.py``). The
+        workers stay for the next range; :meth:`close` ends them."""
+        seen = len(self.affected)
+        lines, outcomes = [], []
+        for chunk in sorted(self.run(iter([(start, stop)])), key=lambda c: c.start):
+            if chunk.start != start + len(outcomes):  # the pool's own invariant, checked
+                raise RuntimeError(f"games {start}..{stop - 1}: chunk at {chunk.start} misplaced")
+            lines.append(chunk.lines)
+            outcomes.extend(chunk.outcomes)
+        if len(outcomes) != stop - start:
+            raise RuntimeError(f"games {start}..{stop - 1}: only {len(outcomes)} played")
+        return Chunk(start, "".join(lines), outcomes), self.affected[seen:]
 
     def _drain(self, worker: _Worker, ready: list) -> Iterator[Chunk]:
         if worker.conn in ready:

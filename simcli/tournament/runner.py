@@ -26,7 +26,7 @@ from typing import Any
 from simcli import __version__
 from simcli.config import Config
 from simcli.errors import RecordError, SimcliError
-from simcli.records import BadLine, GameLog
+from simcli.records import BadLine, GameLog, Record
 from simcli.run_info import RUN_INFO, read_run_info
 from simcli.tournament.clock import StopNow, stop_now
 from simcli.tournament.executor import (
@@ -35,6 +35,7 @@ from simcli.tournament.executor import (
     default_chunk_size,
     make_executor,
 )
+from simcli.tournament.identity import RunIdentity
 from simcli.tournament.lock import RunLock
 from simcli.tournament.output import check_output, prepare_output, write_json_atomic
 from simcli.tournament.schedule import PairedSchedule, Schedule, schedule_for
@@ -109,16 +110,19 @@ def run_tournament(
     chunk_size: int | None = None,
     observer: Any = None,
     schedule: Schedule | PairedSchedule | None = None,
+    truncate: bool = False,
 ) -> RunResult:
     """Play every game of ``config`` (or, with ``resume``, every game missing from
     ``out``) into ``out``. ``observer`` (optional) sees every game's outcome in schedule
     order through ``add(index, outcome)``; when its ``done`` becomes true no more games are
     dispatched, and its ``status()`` text is shown beside the progress bar. ``schedule``
     (default: built from ``config``) is handed to whatever plays the games. The run holds
-    the folder's lock throughout: a second writer stops with exit code 2 (``lock.py``)."""
+    the folder's lock throughout: a second writer stops with exit code 2 (``lock.py``).
+    ``truncate`` (with ``resume``): cut the log at its first bad line instead of stopping
+    there."""
     with RunLock(out):
         return _run_locked(
-            config, out, force, resume, quiet, verbose, chunk_size, observer, schedule
+            config, out, force, resume, quiet, verbose, chunk_size, observer, schedule, truncate
         )
 
 
@@ -132,6 +136,7 @@ def _run_locked(
     chunk_size: int | None,
     observer: Any,
     schedule: Schedule | PairedSchedule | None,
+    truncate: bool,
 ) -> RunResult:
     from simcli.logsetup import open_run_log
 
@@ -140,7 +145,7 @@ def _run_locked(
     workers = config.workers
     tally = Tally()
     if resume:
-        start, run_info = prepare_resume(config, schedule, out, tally)
+        start, run_info = prepare_resume(config, schedule, out, tally, truncate)
         if start >= total:  # nothing to play: leave the finished run as it is
             return RunResult(out=out, tally=tally, seconds=0.0, total=total, resumed_from=start)
     else:
@@ -251,20 +256,24 @@ def _run_locked(
 
 
 def prepare_resume(
-    config: Config, schedule: Schedule | PairedSchedule, out: Path, tally: Tally
+    config: Config,
+    schedule: Schedule | PairedSchedule,
+    out: Path,
+    tally: Tally,
+    truncate: bool = False,
 ) -> tuple[int, dict[str, Any]]:
     """Check that ``out`` holds an earlier run of this config; drop an unterminated last
     line (an interrupted write); tally the games already played. Returns the first
-    missing index and the old run.json contents. Any other bad line stops the resume."""
+    missing index and the old run.json contents. Any other bad line (not a record, not
+    this run's next game, or not replaying) stops the resume naming it, or with
+    ``truncate`` the log is cut there."""
     log_path = out / "games.jsonl"
     try:
         info = read_run_info(out)
     except RecordError as exc:
         raise ResumeError(str(exc)) from None
-    if info is None or not log_path.is_file():
-        raise ResumeError(
-            f"{out}: nothing to resume (no run.json and games.jsonl); run without --resume"
-        )
+    if info is None:
+        raise ResumeError(f"{out}: nothing to resume (no run.json); run without --resume")
     if "config" not in info:
         raise ResumeError(f"{out / RUN_INFO}: not a simcli run.json (no config)")
     stored = info["config"]
@@ -279,34 +288,35 @@ def prepare_resume(
             f"resume with the same config, or start a new run with --force"
         )
     total = schedule.total
+    if not log_path.exists():  # killed after writing run.json, before its first game
+        return 0, info
     good_bytes = 0
     index = 0
     sources: dict[str | None, dict[str, Any] | None] = {}
-    for line in GameLog(log_path).lines():
+    identity = RunIdentity.of_config(config, schedule)
+    for line in GameLog(log_path, identity).checked():
         if not line.terminated:
             break
         record = line.item
-        if isinstance(record, BadLine):
-            raise ResumeError(
-                f"{log_path}: {record.message}; a resumed log must be a clean prefix of the "
-                f"run: remove that line and the ones after it, or start a new run with --force"
-            )
-        if record["index"] != index:
-            raise ResumeError(
-                f"{log_path}: line {line.lineno} is not game {index}; the log is not a "
-                f"prefix of this run's schedule and cannot be resumed"
-            )
+        why = _kept_problem(record, index, line.lineno)
+        if why is not None:
+            if not truncate:
+                raise ResumeError(
+                    f"{log_path}: {why}; a resumed log must be a clean prefix of the run: "
+                    f"resume with --truncate-at-bad-line to cut the log there (games {index} "
+                    f"on are played again), or start a new run with --force"
+                )
+            break
         _check_game_source(config, record, sources, log_path, index)
-        _check_identity(config, schedule, record, log_path, line.lineno)
         tally.add(record["termination"])
         good_bytes = line.end
         index += 1
     size = log_path.stat().st_size
     if size > good_bytes:
+        what = "as asked (--truncate-at-bad-line)" if truncate else "an incomplete last line"
         print(
             f"{log_path}: keeping games 0..{index - 1}; dropping line {index + 1} and after "
-            f"({size - good_bytes} bytes: an incomplete last line); those games "
-            f"are played again",
+            f"({size - good_bytes} bytes: {what}); those games are played again",
             file=sys.stderr,
         )
         with log_path.open("r+b") as handle:
@@ -316,40 +326,20 @@ def prepare_resume(
     return index, info
 
 
-def _check_identity(
-    config: Config,
-    schedule: Schedule | PairedSchedule,
-    record: dict[str, Any],
-    log_path: Path,
-    lineno: int,
-) -> None:
-    """A kept record must be the game this run's schedule has at its index (game,
-    variant, options, seats, seed), and it must replay: a line from another run or
-    config, or one edited by hand, stops the resume."""
+def _kept_problem(record: Record | BadLine, index: int, lineno: int) -> str | None:
+    """Why a line cannot be kept as game ``index`` of a resumed log (``line N: ...``), or
+    None. The reader already checked its shape and its identity against the schedule;
+    here it must be the next game, and it must replay."""
     from simcli.verify import replay
 
-    spec = schedule.spec(record["index"])
-    expected = {
-        "game": config.game,
-        "variant": spec.variant,
-        "options": config.options_for(spec.variant),
-        "seats": list(spec.seats),
-        "seed": spec.seed,
-    }
-    for key, value in expected.items():
-        if record.get(key) != value:
-            raise ResumeError(
-                f"{log_path}: line {lineno}: {key} is {json.dumps(record.get(key))} but game "
-                f"{record['index']} of this run has {json.dumps(value)}: the line is not "
-                "from this run; remove it and the lines after it, or start a new run with "
-                "--force"
-            )
+    if isinstance(record, BadLine):
+        return record.message
+    if record["index"] != index:
+        return f"line {lineno} is game {record['index']}, not game {index}"
     mismatches = replay(record)
     if mismatches:
-        raise ResumeError(
-            f"{log_path}: line {lineno}: the record does not replay ({mismatches[0]}); "
-            "remove it and the lines after it, or start a new run with --force"
-        )
+        return f"line {lineno}: the record does not replay ({mismatches[0]})"
+    return None
 
 
 def _check_game_source(

@@ -164,13 +164,6 @@ class ChunkPlayer:
         ]
         return Job(index, partial(self.game_play, index), seeds)
 
-    def play(self, start: int, stop: int) -> Chunk:
-        lines, outcomes = [], []
-        for line, outcome in self.play_range(start, stop):
-            lines.append(line)
-            outcomes.append(outcome)
-        return pack(start, lines, outcomes)
-
     def close(self) -> None:
         """Stop the strategy processes this player started."""
         for factory in self.factories.values():

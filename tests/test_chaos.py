@@ -1,0 +1,30 @@
+"""Chaos: the parent or a worker killed at random moments of a run, resumed each time,
+gives the log of a clean run byte for byte, and leaves no process behind. A few seeded
+trials here; ``benchmarks/chaos_resume.py`` runs many (figures in docs/running.md)."""
+
+from __future__ import annotations
+
+import pytest
+from chaos import chaos_trial, clean_log, write_config
+
+# Some twenty short runs started and killed: about half a minute.
+pytestmark = pytest.mark.slow
+
+GAMES = 600
+
+
+@pytest.fixture(scope="module")
+def clean(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("chaos")
+    config = write_config(folder, GAMES)
+    return config, clean_log(config, folder / "clean")
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_random_kills_and_resumes_end_in_the_clean_log(tmp_path, clean, seed) -> None:
+    config, expected = clean
+    trial = chaos_trial(config, tmp_path / "out", expected, GAMES, seed, kills=5)
+    assert trial.status == "complete", trial
+    assert len(trial.kills) >= 3, trial  # the kills landed during the run
+    assert trial.equal, trial
+    assert not trial.left, trial
