@@ -35,8 +35,12 @@ def validate(config_path, strict) -> None:
     config = load_config(config_path)
     schedule = schedule_for(config)
     check_strategy_processes(config)  # out-of-process strategies: start and handshake
+    if config.gate is not None:
+        _describe_gate(config_path, config)
     click.echo(
-        f"{config_path}: ok — {config.game}"
+        ("  `simcli run` instead plays: " if config.gate is not None else "")
+        + (f"{config_path}: ok — " if config.gate is None else "")
+        + f"{config.game}"
         + (f" (from {config.game_use})" if config.game_use not in (None, config.game) else "")
         + (" (installed)" if config.game_use == config.game else "")
         + f", {config.players} players, format "
@@ -49,3 +53,22 @@ def validate(config_path, strict) -> None:
         from simcli.gate.sizing import check_gate
 
         check_gate(config_path, config.gate, config.players, strict=strict, echo=click.echo)
+
+
+def _describe_gate(config_path: str, config) -> None:
+    """A gate config is validated as what `simcli gate` plays: the SPRT on pairs."""
+    spec = config.gate
+    if config.players == 2:
+        unit = "seat-swapped pairs of games on shared seeds (pentanomial)"
+    else:
+        unit = (
+            "pairs of games per seed, candidate then baseline in the same seat "
+            "against the same field (better/equal/worse per seed)"
+        )
+    click.echo(
+        f"{config_path}: ok — {config.game}, {config.players} players, gate: SPRT of "
+        f"{spec.candidate} against {spec.baseline} (elo0 {spec.elo0:g}, elo1 {spec.elo1:g}, "
+        f"alpha {spec.alpha:g}, beta {spec.beta:g}) on {unit}, looked at every "
+        f"{spec.batch} {'pairs' if config.players == 2 else 'seeds'}, at most "
+        f"{spec.max_games} games"
+    )

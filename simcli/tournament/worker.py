@@ -34,6 +34,11 @@ class GameResult(NamedTuple):
     termination: str
 
 
+def outcome_of(record: Record | dict[str, Any]) -> GameResult:
+    """What the parent tallies of a game record (a new one, or one read back to resume)."""
+    return GameResult(record["seats"], record["winners"], record["scores"], record["termination"])
+
+
 class WorkerStatus:
     """What a pool worker and the parent share (a small shared-memory array, no lock:
     each field has one writer at a time): the game the worker is playing, when its current
@@ -130,10 +135,7 @@ class ChunkPlayer:
 
     def line(self, record: Record) -> tuple[str, GameResult]:
         add_game_source(record, self.sources[record.get("variant")])
-        outcome = GameResult(
-            record["seats"], record["winners"], record["scores"], record["termination"]
-        )
-        return dumps(record), outcome
+        return dumps(record), outcome_of(record)
 
     def play_one(self, index: int) -> tuple[str, GameResult]:
         return self.line(self.record(index))
