@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from simcli.cli.options import config_overrides, repeat_command, verbosity
+from simcli.cli.plan import PROBE_OPTION
 
 
 @click.command()
@@ -46,6 +47,7 @@ from simcli.cli.options import config_overrides, repeat_command, verbosity
     show_default=True,
     help="Draw the report's PNG plots into OUT/plots.",
 )
+@PROBE_OPTION
 @verbosity
 def run(
     config_path,
@@ -61,6 +63,7 @@ def run(
     scheduler,
     junit_path,
     plots,
+    probe_games,
     quiet,
     verbose,
 ) -> None:
@@ -105,6 +108,10 @@ def run(
             f"{len(config.strategies)} strategies, {where}) -> {target}",
             err=True,
         )
+        if not resume:
+            from simcli.cli.plan import plan
+
+            plan(config, schedule, probe_games, lambda t: click.echo(t, err=True))
     try:
         result = run_tournament(
             config,
