@@ -133,7 +133,12 @@ def run(
 
     report = report_run_folder(target, plots=plots)
     if not quiet:
+        from simcli.tournament.think import think_text
+
         click.echo(report.text)
+        think = think_text(target)  # timing.json, written by the runner
+        if think:
+            click.echo(f"{think}\n")
         played = result.tally.games - result.resumed_from
         rate = played / result.seconds if result.seconds else 0.0
         click.echo(

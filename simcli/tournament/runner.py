@@ -39,6 +39,7 @@ from simcli.tournament.lock import RunLock
 from simcli.tournament.output import check_output, prepare_output, write_json_atomic
 from simcli.tournament.schedule import PairedSchedule, Schedule, schedule_for
 from simcli.tournament.tally import Tally
+from simcli.tournament.think import ThinkTimes, read_timing, write_timing
 from simcli.tournament.worker import Chunk, check_strategy_processes, outcome_of
 
 log = logging.getLogger("simcli.runner")
@@ -170,6 +171,8 @@ def _run_locked(
     run_log = open_run_log(
         out / "run.log", verbose=verbose, use_mp=workers > 0 and config.executor == "local"
     )
+    # think times: the sidecar's (games played before a resume), then this run's
+    think = (read_timing(out) if resume else None) or ThinkTimes()
     started = time.perf_counter()
     status = "failed"
     size = chunk_size or default_chunk_size(total - start, workers)
@@ -198,10 +201,11 @@ def _run_locked(
                             sink.write(ready.lines)
                             for outcome in ready.outcomes:
                                 tally.add(outcome.termination)
+                                think.add(outcome.seats, outcome.think)
                             next_index = ready.stop
                             progress.update(len(ready.outcomes))
                             continue
-                        kept = _observe(ready, observer, sink, tally)
+                        kept = _observe(ready, observer, sink, tally, think)
                         next_index = ready.start + kept
                         progress.update(kept)
                         progress.set_postfix_str(observer.status(), refresh=False)
@@ -241,6 +245,7 @@ def _run_locked(
         if start:
             run_info.setdefault("resumed", []).append({"at": start})
         write_json_atomic(out / RUN_INFO, run_info)
+        write_timing(out, think)
         run_log.close()
     return RunResult(
         out=out,
@@ -253,7 +258,7 @@ def _run_locked(
     )
 
 
-def _observe(ready: Chunk, observer: Any, sink: Any, tally: Tally) -> int:
+def _observe(ready: Chunk, observer: Any, sink: Any, tally: Tally, think: ThinkTimes) -> int:
     """Write and count the chunk's games in order up to the one that lets ``observer``
     decide; the rest are discarded. A gate's log, and so its verdict and its number of
     games, then depend on the schedule alone, not on how many games were in flight
@@ -265,6 +270,7 @@ def _observe(ready: Chunk, observer: Any, sink: Any, tally: Tally) -> int:
             break
         sink.write(lines[offset] + "\n")
         tally.add(outcome.termination)
+        think.add(outcome.seats, outcome.think)
         observer.add(ready.start + offset, outcome)
         kept += 1
     return kept
