@@ -48,6 +48,17 @@ from simcli.cli.plan import PROBE_OPTION
     help="Draw the report's PNG plots into OUT/plots.",
 )
 @PROBE_OPTION
+@click.option(
+    "--check-determinism",
+    "check_games",
+    type=click.IntRange(min=1),
+    is_flag=False,
+    flag_value=10,
+    default=None,
+    metavar="[N]",
+    help="After the run, play N of its games (default 10, spread over the run) again "
+    "with fresh strategy instances and name any strategy whose moves differ (exit 1).",
+)
 @verbosity
 def run(
     config_path,
@@ -64,6 +75,7 @@ def run(
     junit_path,
     plots,
     probe_games,
+    check_games,
     quiet,
     verbose,
 ) -> None:
@@ -72,8 +84,9 @@ def run(
     Writes OUT/games.jsonl (one replayable record per game), OUT/run.json and OUT/run.log,
     then the report (OUT/summary.json, OUT/report.md, OUT/plots/) and prints it.
 
-    Exit codes: 0 done; 1 a game ended in an error of a rules module or a lost worker;
-    2 bad input; 130 interrupted (resume with --resume).
+    Exit codes: 0 done; 1 a game ended in an error of a rules module or a lost worker,
+    an assert failed, or --check-determinism found a strategy that does not reproduce its
+    moves; 2 bad input; 130 interrupted (resume with --resume).
     """
     from simcli.configfile import load_config
     from simcli.errors import SimcliError
@@ -163,6 +176,13 @@ def run(
             err=True,
         )
         raise SystemExit(130)
+    if check_games:
+        from simcli.tournament.determinism import check_determinism, describe
+
+        compared, found = check_determinism(config, schedule, target, check_games)
+        for line in describe(compared, found):
+            click.echo(line, err=bool(found))
+        failed = failed or bool(found)
     if result.errors:
         click.echo(
             f"{result.errors} game(s) ended in an error; tracebacks in {target / 'run.log'}",
