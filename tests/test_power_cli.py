@@ -98,3 +98,18 @@ def test_validate_and_run_state_power_and_time(tmp_path) -> None:
     ).read_bytes()
     bad = CliRunner().invoke(cli, ["validate", str(path), "--probe", "-1"])
     assert bad.exit_code == 2
+
+
+def test_the_probe_cannot_harm_the_command(tmp_path) -> None:
+    from pathlib import Path
+
+    exits = Path(__file__).resolve().parent / "data" / "diagnostics.py"
+    path = tmp_path / "c.yaml"
+    path.write_text(
+        CONFIG.replace("{name: greedy, use: greedy}", f"{{name: exits, use: '{exits}:Exits'}}")
+    )
+    result = CliRunner().invoke(cli, ["validate", str(path), "--probe", "2"])
+    # the probe's child process ended: no estimate, but the command goes on
+    assert result.exit_code == 0, result.output
+    assert "power: 100 games per variant" in result.output
+    assert "timing probe" not in result.output

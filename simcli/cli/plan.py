@@ -17,7 +17,7 @@ PROBE_OPTION = click.option(
     default=3,
     show_default=True,
     metavar="N",
-    help="Games played in this process first (at most about 2 s) to estimate the run "
+    help="Games played first in a child process (at most about 2 s) to estimate the run "
     "time; 0: no estimate.",
 )
 

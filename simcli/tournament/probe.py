@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from simcli.config import Config
 from simcli.tournament.schedule import PairedSchedule, Schedule
@@ -13,6 +14,8 @@ from simcli.tournament.worker import ChunkPlayer
 
 #: The probe stops after the game that crosses this many seconds (at least one game).
 BUDGET_SECONDS = 2.0
+#: ... and is given up after this many seconds (a strategy that hangs).
+TIMEOUT_SECONDS = 30.0
 
 
 @dataclass(frozen=True)
@@ -49,11 +52,44 @@ def probe(
     schedule: Schedule | PairedSchedule,
     games: int,
     budget: float = BUDGET_SECONDS,
+    timeout: float = TIMEOUT_SECONDS,
 ) -> Probe | None:
-    """Play up to ``games`` games of ``schedule`` here (fresh strategies, nothing
-    written), stopping early once ``budget`` seconds have passed; None for 0 games."""
+    """Play up to ``games`` games of ``schedule`` (fresh strategies, nothing written,
+    nothing logged), stopping early once ``budget`` seconds have passed. They are played
+    in a forked child process, as a worker would play them, so that a strategy that
+    crashes, prints or hangs cannot touch the command; None for 0 games, or when the
+    child fails or takes more than ``timeout`` seconds."""
+    import multiprocessing
+
     if games <= 0 or schedule.total == 0:
         return None
+    ctx = multiprocessing.get_context("fork")
+    receive, send = ctx.Pipe(duplex=False)
+    child = ctx.Process(
+        target=_probe_child, args=(config, schedule, games, budget, send), daemon=True
+    )
+    child.start()
+    send.close()
+    try:
+        return receive.recv() if receive.poll(timeout) else None
+    except (EOFError, OSError):  # the child died
+        return None
+    finally:
+        receive.close()
+        if child.is_alive():
+            child.kill()
+        child.join()
+
+
+def _probe_child(
+    config: Config, schedule: Schedule | PairedSchedule, games: int, budget: float, send: Any
+) -> None:
+    import logging
+
+    logging.disable(logging.CRITICAL)  # the probe's forfeits are not the run's
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)  # nor is whatever a strategy prints
+    os.dup2(devnull, 2)
     player = ChunkPlayer(config, schedule)
     played = 0
     started = time.perf_counter()
@@ -65,4 +101,4 @@ def probe(
                 break
     finally:
         player.close()
-    return Probe(played, time.perf_counter() - started)
+    send.send(Probe(played, time.perf_counter() - started))
