@@ -37,7 +37,7 @@ def validate(config_path, strict, probe_games) -> None:
     started once and must complete the protocol handshake. With a `gate:` section, also
     size the SPRT: games to a decision and what the max_games cap costs. Then the
     smallest seat effect the planned games detect at 80% power and the estimated run
-    time, from a few games played here (--probe)."""
+    time, from a few games played in a child process (--probe)."""
     from simcli.configfile import load_config
     from simcli.tournament.schedule import schedule_for
     from simcli.tournament.worker import check_strategy_processes
