@@ -89,22 +89,131 @@ def load_config(path: str | os.PathLike[str], overrides: dict[str, Any] | None =
     raw = doc.data
     if raw is None:
         raise ConfigError(f"{path}: the config is empty")
+    return doc.gathering(lambda: _parse(doc, raw, overrides or {}))
+
+
+def _parse(doc: Doc, raw: Any, overrides: dict[str, Any]) -> Config:
     check_keys(doc, (), raw, TOP_KEYS)
-    raw = dict(raw)
-    for key, value in (overrides or {}).items():
+    raw = {k: v for k, v in raw.items() if k in TOP_KEYS}
+    for key, value in overrides.items():
         if value is not None:
             raw[key] = value
     return _build(doc, raw)
 
 
+FAILED: Any = object()  # what a check that failed (and was noted) leaves behind
+
+
 def _build(doc: Doc, raw: dict[str, Any]) -> Config:
+    """Every check that does not depend on a failed one runs, so that one pass reports
+    all the mistakes of the file (``Doc.attempt`` notes an error and goes on)."""
     for key in ("game", "strategies"):
         if key not in raw:
-            raise doc.error((), f"missing required key '{key}'")
-    game_use = str_at(doc, ("game",), raw["game"])
-    game, plugin = _game(doc, ("game",), game_use)
-    game_id = game.id
+            doc.add(doc.error((), f"missing required key '{key}'"))
+    game_use = doc.attempt(str_at, doc, ("game",), raw.get("game"), default=FAILED)
+    game, plugin = FAILED, False
+    if "game" in raw and game_use is not FAILED:
+        game, plugin = doc.attempt(_game, doc, ("game",), game_use, default=(FAILED, False))
+    name = doc.attempt(_name, doc, raw, default=FAILED)
+    players = options = variants = FAILED
+    base_options: dict[str, Any] = {}
+    if game is not FAILED:
+        players = doc.attempt(_players, doc, raw, game, default=FAILED)
+        base_options = doc.attempt(mapping_at, doc, ("options",), raw.get("options"), default={})
+        options = doc.attempt(_options, doc, game, base_options, default=FAILED)
+        if plugin and players is not FAILED and options is not FAILED:
+            doc.attempt(_check_setup, doc, ("game",), game, players, options)
+        if players is not FAILED:
+            variants = doc.attempt(
+                _variants, doc, raw.get("variants"), game, base_options, players, default=FAILED
+            )
+    isolation = doc.attempt(
+        choice_at,
+        doc,
+        ("isolation",),
+        raw.get("isolation", "inprocess"),
+        ISOLATIONS,
+        default="inprocess",
+    )
+    strategies = FAILED
+    if "strategies" in raw:
+        game_id = game.id if game is not FAILED else None
+        errors = len(doc.errors)
+        strategies = doc.attempt(
+            _strategies, doc, raw["strategies"], game_id, isolation, default=FAILED
+        )
+        if strategies is not FAILED and len(doc.errors) > errors:
+            strategies = FAILED  # some entries failed: checks of the list would mislead
+    if strategies is not FAILED and game is not FAILED and variants is not FAILED:
+        doc.attempt(_check_isolation, doc, game, strategies, variants)
+    fmt = candidate = games = FAILED
+    fmt_value = raw.get("format", "round_robin")
+    if strategies is not FAILED and players is not FAILED:
+        fmt, candidate = doc.attempt(
+            _format, doc, fmt_value, strategies, players, default=(FAILED, FAILED)
+        )
+    elif strategies is FAILED:  # the format's own checks, without the strategies'
+        fmt = doc.attempt(lambda: _format_type(doc, fmt_value)[1], default=FAILED)
+    if fmt is not FAILED and players is not FAILED:
+        games = doc.attempt(_games, doc, raw, fmt, players, default=FAILED)
+    seed = doc.attempt(int_at, doc, ("seed",), raw.get("seed", 1), 0, default=FAILED)
+    workers = doc.attempt(
+        int_at, doc, ("workers",), raw.get("workers", os.cpu_count() or 1), 0, default=FAILED
+    )
+    output = FAILED
+    if name is not FAILED:
+        output = doc.attempt(_output, doc, raw, name, default=FAILED)
+    limit = doc.attempt(_time_limit, doc, raw.get("move_time_limit"), default=FAILED)
+    executor, scheduler = doc.attempt(_executor, doc, raw, default=(FAILED, FAILED))
+    names = _strategy_names(raw.get("strategies"))
+    gate = (
+        doc.attempt(parse_gate, doc, raw.get("gate"), names, players, default=FAILED)
+        if (players is not FAILED)
+        else FAILED
+    )
+    asserts = doc.attempt(parse_asserts, doc, raw.get("asserts"), names, default=FAILED)
+    if doc.errors:
+        raise doc.errors.pop()  # gathered with the others by Doc.gathering
+    return Config(
+        name=name,
+        game=game.id,
+        options=options,
+        players=players,
+        strategies=tuple(strategies),
+        format=fmt,
+        candidate=candidate,
+        games=games,
+        seed=seed,
+        workers=workers,
+        output=output,
+        variants=variants,
+        move_time_limit=float(limit) if limit is not None else None,
+        executor=executor,
+        scheduler=scheduler,
+        gate=gate,
+        asserts=asserts,
+        source=str(doc.path),
+        game_use=game_use if plugin else None,
+    )
 
+
+def _strategy_names(value: Any) -> list[str]:
+    """The names the strategies entries give (as ``_strategies`` names them), read
+    without checking them: for the checks of ``gate:`` and ``asserts:``."""
+    names = []
+    for item in value if isinstance(value, list) else []:
+        if isinstance(item, str):
+            names.append(item)
+        elif isinstance(item, dict):
+            use = item.get("use") or (CMD_PREFIX + str(item.get("command", "")))
+            if isinstance(use, str) and use.startswith(CMD_PREFIX):
+                parts = use[len(CMD_PREFIX) :].split()
+                use = Path(parts[0]).name if parts else use
+            names.append(str(item.get("name", use)))
+    return names
+
+
+def _name(doc: Doc, raw: dict[str, Any]) -> str:
     name = str_at(doc, ("name",), raw.get("name", doc.path.stem))
     if not name.strip() or name in (".", "..") or any(c in name for c in "/\\\0"):
         raise doc.error(
@@ -112,25 +221,26 @@ def _build(doc: Doc, raw: dict[str, Any]) -> Config:
             f"a run name names the default folder results/NAME, so it cannot hold '/', "
             f"'\\' or be '..'; got {name!r}",
         )
+    return name
+
+
+def _players(doc: Doc, raw: dict[str, Any], game: Any) -> int:
     players = int_at(doc, ("players",), raw.get("players", min(game.player_counts)), 1)
     try:
         game.check_players(players)
     except SimcliError as exc:
         raise doc.error(("players",), str(exc)) from None
-    base_options = mapping_at(doc, ("options",), raw.get("options"))
+    return players
+
+
+def _options(doc: Doc, game: Any, base_options: dict[str, Any]) -> dict[str, Any]:
     try:
-        options = game.resolve_options(base_options)
+        return game.resolve_options(base_options)
     except SimcliError as exc:
         raise doc.error(("options",), str(exc)) from None
-    if plugin:
-        _check_setup(doc, ("game",), game, players, options)
-    variants = _variants(doc, raw.get("variants"), game, base_options, players)
 
-    isolation = choice_at(doc, ("isolation",), raw.get("isolation", "inprocess"), ISOLATIONS)
-    strategies = _strategies(doc, raw["strategies"], game_id, isolation)
-    _check_isolation(doc, game, strategies, variants)
-    fmt, candidate = _format(doc, raw.get("format", "round_robin"), strategies, players)
 
+def _games(doc: Doc, raw: dict[str, Any], fmt: str, players: int) -> int:
     step = rotations_for(fmt, players)
     games = int_at(doc, ("games",), raw.get("games", -(-100 // step) * step), 1)
     if games > MAX_GAMES:
@@ -142,12 +252,17 @@ def _build(doc: Doc, raw: dict[str, Any]) -> Config:
             f"must be a multiple of {step}: in format {fmt} with {players} players games "
             f"come in {seated} that share a seed; got {games} (try {games + step - games % step})",
         )
-    seed = int_at(doc, ("seed",), raw.get("seed", 1), 0)
-    workers = int_at(doc, ("workers",), raw.get("workers", os.cpu_count() or 1), 0)
+    return games
+
+
+def _output(doc: Doc, raw: dict[str, Any], name: str) -> str:
     output = str_at(doc, ("output",), raw.get("output", str(Path("results") / name)))
     if "\0" in output or not output.strip():
         raise doc.error(("output",), f"not a usable folder path: {output!r}")
-    limit = raw.get("move_time_limit")
+    return output
+
+
+def _time_limit(doc: Doc, limit: Any) -> Any:
     if limit is not None and (
         isinstance(limit, bool)
         or not isinstance(limit, int | float)
@@ -155,6 +270,10 @@ def _build(doc: Doc, raw: dict[str, Any]) -> Config:
         or limit <= 0
     ):
         raise doc.error(("move_time_limit",), f"expected seconds > 0; got {kind_of(limit)}")
+    return limit
+
+
+def _executor(doc: Doc, raw: dict[str, Any]) -> tuple[str, str | None]:
     executor = choice_at(doc, ("executor",), raw.get("executor", "local"), EXECUTORS)
     scheduler = raw.get("scheduler")
     if scheduler is not None:
@@ -169,93 +288,119 @@ def _build(doc: Doc, raw: dict[str, Any]) -> Config:
         raise doc.error(
             ("executor",), "the dask executor needs 'scheduler: HOST:PORT' (or --scheduler)"
         )
-    return Config(
-        name=name,
-        game=game_id,
-        options=options,
-        players=players,
-        strategies=tuple(strategies),
-        format=fmt,
-        candidate=candidate,
-        games=games,
-        seed=seed,
-        workers=workers,
-        output=output,
-        variants=variants,
-        move_time_limit=float(limit) if limit is not None else None,
-        executor=executor,
-        scheduler=scheduler,
-        gate=parse_gate(doc, raw.get("gate"), [s.name for s in strategies], players),
-        asserts=parse_asserts(doc, raw.get("asserts"), [s.name for s in strategies]),
-        source=str(doc.path),
-        game_use=game_use if plugin else None,
-    )
+    return executor, scheduler
 
 
 def _strategies(
-    doc: Doc, value: Any, game_id: str, isolation: str = "inprocess"
+    doc: Doc, value: Any, game_id: str | None, isolation: str = "inprocess"
 ) -> list[StrategySpec]:
-    from simcli.strategy import check_params, load_strategy_class
-
+    """The strategy entries; each bad entry is noted in ``doc`` and the others checked
+    (``game_id`` None: the game failed, its restriction is not checked)."""
     if not isinstance(value, list) or not value:
         raise doc.error(("strategies",), f"expected a non-empty list; got {kind_of(value)}")
     specs: list[StrategySpec] = []
     for i, item in enumerate(value):
-        path: KeyPath = ("strategies", i)
-        if isinstance(item, str):  # shorthand: "- greedy"
-            item = {"use": item}
-        item = check_keys(doc, path, item, STRATEGY_KEYS)
-        if "use" in item and "command" in item:
-            raise doc.error((*path, "command"), "give either 'use' or 'command', not both")
-        if "command" in item:
-            item = {**item, "use": CMD_PREFIX + str_at(doc, (*path, "command"), item["command"])}
-            del item["command"]
-        if "use" not in item:
-            raise doc.error(path, "missing required key 'use' (or 'command')")
-        use = str_at(doc, (*path, "use"), item["use"])
-        params = mapping_at(doc, (*path, "params"), item.get("params"))
-        where = choice_at(doc, (*path, "isolation"), item.get("isolation", isolation), ISOLATIONS)
-        memory = item.get("memory_limit")
-        if memory is not None:
-            memory = int_at(doc, (*path, "memory_limit"), memory, 16)
-            if memory > MAX_MEMORY_MIB:
-                raise doc.error(
-                    (*path, "memory_limit"), f"at most {MAX_MEMORY_MIB} MiB; got {memory}"
-                )
-        if use.startswith(CMD_PREFIX):
-            argv = _command(doc, (*path, "use"), use[len(CMD_PREFIX) :])
-            name = str_at(doc, (*path, "name"), item.get("name", Path(argv[0]).name))
-            if any(s.name == name for s in specs):
-                raise doc.error((*path, "name"), f"strategy name '{name}' is used twice")
-            specs.append(StrategySpec(name, use, params, "process", memory))
-            continue
-        if memory is not None and where != "process":
-            raise doc.error(
-                (*path, "memory_limit"), "memory_limit needs 'isolation: process' (or a command)"
-            )
-        name = str_at(doc, (*path, "name"), item.get("name", use))
-        if any(s.name == name for s in specs):
-            raise doc.error((*path, "name"), f"strategy name '{name}' is used twice")
-        if where == "process":
-            # Its code must never run here, in the referee's process: the strategy process
-            # checks the class, its games and its params in the handshake, which
-            # `validate` and `run` complete before any game (exit 2 on failure).
-            specs.append(StrategySpec(name, use, params, where, memory))
-            continue
-        try:
-            cls = load_strategy_class(use, doc.path.parent)
-            if cls.games is not None and game_id not in cls.games:
-                raise doc.error(
-                    (*path, "use"),
-                    f"strategy '{use}' plays {', '.join(cls.games)}, not {game_id}",
-                )
-            check_params(name, cls, params)
-        except ConfigError:
-            raise
-        except SimcliError as exc:
-            raise doc.error((*path, "use"), str(exc)) from None
-        specs.append(StrategySpec(name, use, params, where, memory))
+        spec = doc.attempt(_strategy, doc, ("strategies", i), item, game_id, isolation, specs)
+        if spec is not None:
+            specs.append(spec)
     return specs
+
+
+def _strategy(
+    doc: Doc,
+    path: KeyPath,
+    item: Any,
+    game_id: str | None,
+    isolation: str,
+    specs: list[StrategySpec],
+) -> StrategySpec:
+    from simcli.strategy import load_strategy_class
+
+    if isinstance(item, str):  # shorthand: "- greedy"
+        item = {"use": item}
+    item = check_keys(doc, path, item, STRATEGY_KEYS)
+    if "use" in item and "command" in item:
+        raise doc.error((*path, "command"), "give either 'use' or 'command', not both")
+    if "command" in item:
+        item = {**item, "use": CMD_PREFIX + str_at(doc, (*path, "command"), item["command"])}
+        del item["command"]
+    if "use" not in item:
+        raise doc.error(path, "missing required key 'use' (or 'command')")
+    use = str_at(doc, (*path, "use"), item["use"])
+    params = mapping_at(doc, (*path, "params"), item.get("params"))
+    where = choice_at(doc, (*path, "isolation"), item.get("isolation", isolation), ISOLATIONS)
+    memory = item.get("memory_limit")
+    if memory is not None:
+        memory = int_at(doc, (*path, "memory_limit"), memory, 16)
+        if memory > MAX_MEMORY_MIB:
+            raise doc.error((*path, "memory_limit"), f"at most {MAX_MEMORY_MIB} MiB; got {memory}")
+    if use.startswith(CMD_PREFIX):
+        argv = _command(doc, (*path, "use"), use[len(CMD_PREFIX) :])
+        name = str_at(doc, (*path, "name"), item.get("name", Path(argv[0]).name))
+        _unique(doc, path, name, specs)
+        return StrategySpec(name, use, params, "process", memory)
+    if memory is not None and where != "process":
+        raise doc.error(
+            (*path, "memory_limit"), "memory_limit needs 'isolation: process' (or a command)"
+        )
+    name = str_at(doc, (*path, "name"), item.get("name", use))
+    _unique(doc, path, name, specs)
+    if where == "process":
+        # Its code must never run here, in the referee's process: the strategy process
+        # checks the class, its games and its params in the handshake, which
+        # `validate` and `run` complete before any game (exit 2 on failure).
+        return StrategySpec(name, use, params, where, memory)
+    try:
+        cls = load_strategy_class(use, doc.path.parent)
+    except SimcliError as exc:
+        raise doc.error((*path, "use"), str(exc)) from None
+    if game_id is not None and cls.games is not None and game_id not in cls.games:
+        raise doc.error(
+            (*path, "use"), f"strategy '{use}' plays {', '.join(cls.games)}, not {game_id}"
+        )
+    _check_params(doc, path, name, cls, params)
+    return StrategySpec(name, use, params, where, memory)
+
+
+def _unique(doc: Doc, path: KeyPath, name: str, specs: list[StrategySpec]) -> None:
+    if any(s.name == name for s in specs):
+        raise doc.error((*path, "name"), f"strategy name '{name}' is used twice")
+
+
+def _check_params(doc: Doc, path: KeyPath, name: str, cls: Any, params: dict[str, Any]) -> None:
+    """Params the class does not take are named at their own key, with a close match
+    among the ones it does take; then the class is built once with them."""
+    import inspect
+
+    from simcli.strategy import check_params
+
+    try:
+        signature = inspect.signature(cls)
+    except (TypeError, ValueError):
+        signature = None
+    if signature is not None and not any(
+        p.kind is inspect.Parameter.VAR_KEYWORD for p in signature.parameters.values()
+    ):
+        taken = [
+            p.name
+            for p in signature.parameters.values()
+            if p.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+        ]
+        unknown = [k for k in params if k not in taken]
+        for key in unknown:
+            doc.add(
+                doc.error(
+                    (*path, "params", key),
+                    f"strategy '{name}' ({cls.__name__}) takes no param '{key}'"
+                    f"{did_you_mean(str(key), taken)}; its params: {', '.join(taken) or 'none'}",
+                )
+            )
+        if unknown:
+            return
+    try:
+        check_params(name, cls, params)
+    except SimcliError as exc:
+        raise doc.error((*path, "params"), str(exc)) from None
 
 
 def _check_isolation(doc: Doc, game: Any, strategies: list[StrategySpec], variants: Any) -> None:
@@ -311,17 +456,7 @@ def _format(
     doc: Doc, value: Any, strategies: list[StrategySpec], players: int
 ) -> tuple[str, str | None]:
     names = [s.name for s in strategies]
-    if isinstance(value, str):
-        value = {"type": value}
-    value = check_keys(doc, ("format",), value, FORMAT_KEYS)
-    fmt = value.get("type")
-    path: KeyPath = ("format", "type") if "type" in value else ("format",)
-    if fmt not in FORMATS:
-        raise doc.error(
-            path,
-            f"unknown format {fmt!r}{did_you_mean(str(fmt), FORMATS)}; formats: "
-            f"{', '.join(FORMATS)}",
-        )
+    value, fmt = _format_type(doc, value)
     candidate = value.get("candidate")
     if fmt == "gauntlet":
         if candidate is None:
@@ -351,6 +486,22 @@ def _format(
     if fmt != "solo" and players == 1:
         raise doc.error(("format",), "a one-player game needs format solo")
     return fmt, candidate
+
+
+def _format_type(doc: Doc, value: Any) -> tuple[dict[str, Any], str]:
+    """The ``format:`` mapping and its type, checked."""
+    if isinstance(value, str):
+        value = {"type": value}
+    value = check_keys(doc, ("format",), value, FORMAT_KEYS)
+    fmt = value.get("type")
+    path: KeyPath = ("format", "type") if "type" in value else ("format",)
+    if fmt not in FORMATS:
+        raise doc.error(
+            path,
+            f"unknown format {fmt!r}{did_you_mean(str(fmt), FORMATS)}; formats: "
+            f"{', '.join(FORMATS)}",
+        )
+    return value, fmt
 
 
 def _game(doc: Doc, path: KeyPath, use: str) -> tuple[Any, bool]:

@@ -1,11 +1,17 @@
 """A YAML document that remembers the line of every key, and the typed checks that name
-the file, line and key of a bad value (with a close match for a misspelt name)."""
+the file, line and key of a bad value (with a close match for a misspelt name).
+
+A document also gathers the errors of its checks (:meth:`Doc.attempt`, :meth:`Doc.add`)
+so that a config with several mistakes reports them all at once, up to
+:data:`MAX_ERRORS` (:meth:`Doc.finish` raises them together as one
+:class:`~simcli.errors.ConfigError`, in line order)."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import yaml
 
@@ -18,6 +24,33 @@ KeyPath = tuple[Any, ...]
 #: aliases repeat a value by reference: ten lines can stand for billions of values).
 MAX_BYTES = 1 << 20
 MAX_VALUES = 100_000
+#: The most errors one config reports at once.
+MAX_ERRORS = 20
+
+T = TypeVar("T")
+
+
+class _Enough(Exception):
+    """The document has :data:`MAX_ERRORS` errors: stop checking."""
+
+
+class LineError(ConfigError):
+    """A config error at a line of the file (``line`` for sorting several of them)."""
+
+    def __init__(self, message: str, line: int | None):
+        super().__init__(message)
+        self.line = line
+
+
+class ConfigErrors(ConfigError):
+    """Several errors of one config file, one per line of the message."""
+
+    def __init__(self, path: Path, errors: list[ConfigError], complete: bool):
+        self.errors = errors
+        head = f"{path}: {len(errors)} problems" + (
+            "" if complete else f" (stopped after the first {len(errors)})"
+        )
+        super().__init__("\n".join([head + ":", *(f"  {e}" for e in errors)]))
 
 
 def expanded_size(node: yaml.Node, cap: int = MAX_VALUES) -> int:
@@ -54,6 +87,8 @@ class Doc:
     def __init__(self, path: Path, text: str):
         self.path = path
         self.marks: dict[KeyPath, int] = {}
+        self.errors: list[ConfigError] = []
+        self.complete = True
         if len(text.encode()) > MAX_BYTES:
             raise ConfigError(f"{path}: the config is larger than {MAX_BYTES} bytes")
         try:
@@ -110,7 +145,43 @@ class Doc:
         line = self.line(path)
         where = f"{self.path}:{line}" if line else str(self.path)
         key = f" key '{dotted(path)}':" if path else ""
-        return ConfigError(f"{where}:{key} {message}")
+        return LineError(f"{where}:{key} {message}", line)
+
+    def add(self, error: ConfigError) -> None:
+        """Note an error and go on checking (until there are :data:`MAX_ERRORS`)."""
+        self.errors.append(error)
+        if len(self.errors) >= MAX_ERRORS:
+            self.complete = False
+            raise _Enough
+
+    def attempt(self, check: Callable[..., T], *args: Any, default: Any = None) -> T | Any:
+        """``check(*args)``, or ``default`` after noting the :class:`ConfigError` it
+        raised."""
+        try:
+            return check(*args)
+        except _Enough:
+            raise
+        except ConfigError as exc:
+            self.add(exc)
+            return default
+
+    def gathering(self, check: Callable[[], T]) -> T:
+        """Run ``check`` (the whole parse); raise every error noted, or the first one
+        alone when there is one, else return what it returned."""
+        try:
+            result = check()
+        except _Enough:
+            result = None
+        except ConfigError as exc:
+            if not self.errors:
+                raise
+            self.errors.append(exc)
+        if len(self.errors) == 1:
+            raise self.errors[0]
+        if self.errors:
+            ordered = sorted(self.errors, key=lambda e: getattr(e, "line", None) or 0)
+            raise ConfigErrors(self.path, ordered, self.complete)
+        return result
 
 
 def dotted(path: KeyPath) -> str:
@@ -121,15 +192,20 @@ def dotted(path: KeyPath) -> str:
 
 
 def check_keys(doc: Doc, path: KeyPath, value: Any, allowed: tuple[str, ...]) -> dict:
+    """``value`` without its unknown keys, each of them noted as an error (with a close
+    match) in ``doc``."""
     if not isinstance(value, dict):
         raise doc.error(path, f"expected a mapping of {', '.join(allowed)}; got {kind_of(value)}")
     for key in value:
         if key not in allowed:
-            raise doc.error(
-                (*path, key),
-                f"unknown key{did_you_mean(str(key), allowed)}; allowed here: {', '.join(allowed)}",
+            doc.add(
+                doc.error(
+                    (*path, key),
+                    f"unknown key{did_you_mean(str(key), allowed)}; allowed here: "
+                    f"{', '.join(allowed)}",
+                )
             )
-    return value
+    return {k: v for k, v in value.items() if k in allowed}
 
 
 def kind_of(value: Any) -> str:

@@ -111,7 +111,9 @@ def test_params_the_constructor_rejects(tmp_path) -> None:
         "{name: greedy, use: greedy}", "{name: greedy, use: greedy, params: {depth: 3}}"
     )
     result, _ = run_config(tmp_path, text)
-    assert_user_error(result, "strategies[1].use", "rejects params", "depth")
+    assert_user_error(
+        result, "key 'strategies[1].params.depth'", "takes no param 'depth'", "its params: epsilon"
+    )
     text = GOOD.replace(
         "{name: greedy, use: greedy}", "{name: greedy, use: greedy, params: {epsilon: 2}}"
     )

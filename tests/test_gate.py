@@ -433,4 +433,4 @@ asserts:
     assert parsed[3].describe() == "elo_diff a - b >= 5"
     bad = Doc(tmp_path / "x.yaml", "asserts:\n  - elo_diff: {a: a, b: a, at_least: 5}\n")
     with pytest.raises(ConfigError, match=r"x.yaml:2: key 'asserts\[0\].elo_diff': a and b must"):
-        parse_asserts(bad, bad.data["asserts"], ["a", "b"])
+        bad.gathering(lambda: parse_asserts(bad, bad.data["asserts"], ["a", "b"]))

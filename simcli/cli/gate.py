@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import click
 
-from simcli.cli.options import config_overrides, verbosity
+from simcli.cli.options import config_overrides, repeat_command, verbosity
 
 PASSED, REGRESSION, UNDECIDED = 0, 1, 3
 
@@ -15,6 +16,12 @@ PASSED, REGRESSION, UNDECIDED = 0, 1, 3
 @click.argument("config_path", metavar="CONFIG", type=click.Path(dir_okay=False))
 @config_overrides
 @click.option("--force", is_flag=True, help="Replace the run in a non-empty output folder.")
+@click.option(
+    "--resume",
+    is_flag=True,
+    help="Continue an interrupted gate in the output folder: the games kept are counted "
+    "again and the test goes on from there.",
+)
 @click.option(
     "--junit",
     "junit_path",
@@ -28,27 +35,45 @@ PASSED, REGRESSION, UNDECIDED = 0, 1, 3
 )
 @verbosity
 def gate(
-    config_path, out, workers, seed, games, isolation, force, junit_path, strict, quiet, verbose
+    config_path,
+    out,
+    workers,
+    seed,
+    games,
+    isolation,
+    force,
+    resume,
+    junit_path,
+    strict,
+    quiet,
+    verbose,
 ) -> None:
     """Play CANDIDATE against BASELINE (the config's `gate:` section) until the SPRT
     decides.
 
     Two-player games are played in seat-swapped pairs on shared seeds and counted as
     pentanomial pair outcomes; other games compare the two strategies seed by seed in the
-    same seat against the same field. Exit codes: 0 passed (H1 accepted), 1 regression
-    (H0 accepted), 3 no decision within max_games, 2 bad input.
+    same seat against the same field. The test is evaluated on the games in schedule
+    order, so the games played and the verdict depend on the config and seed alone (not
+    on --workers). Exit codes: 0 passed (H1 accepted), 1 regression (H0 accepted), 3 no
+    decision within max_games, 2 bad input, 130 interrupted (continue with --resume).
     """
-    import dataclasses
-
     from simcli.configfile import load_config
     from simcli.errors import ConfigError, SimcliError
     from simcli.gate.observer import GateObserver
     from simcli.tournament.runner import run_tournament
     from simcli.tournament.schedule import schedule_for
 
+    if games is not None:
+        raise SimcliError(
+            "--games does not apply to a gate: it plays pairs until the SPRT decides, "
+            "at most gate.max_games (set that in the config)"
+        )
+    if resume and force:
+        raise SimcliError("--resume continues a gate, --force replaces it: choose one")
     config = load_config(
         config_path,
-        {"seed": seed, "games": games, "workers": workers, "isolation": isolation},
+        {"seed": seed, "workers": workers, "isolation": isolation},
     )
     if config.gate is None:
         raise ConfigError(
@@ -56,7 +81,9 @@ def gate(
             f"elo1, ...); see docs/gating.md"
         )
     config = dataclasses.replace(config, gating=True)
-    target = Path(out) if out else Path(config.output + "-gate")
+    target = Path(out) if out else gate_folder(config.output)
+    if resume:
+        check_same_test(target, config.gate)
     schedule = schedule_for(config)
     spec = config.gate
     if not quiet:
@@ -90,6 +117,7 @@ def gate(
             config,
             target,
             force=force,
+            resume=resume,
             quiet=quiet,
             verbose=verbose,
             observer=observer,
@@ -99,6 +127,8 @@ def gate(
     except OSError as exc:
         raise SimcliError(f"{target}: {exc.strerror or exc}") from None
     interrupted = result.status == "interrupted"
+    if result.resumed_from and not quiet:
+        click.echo(f"resumed after {result.resumed_from} games already played", err=True)
     verdict, code, text = summarize(observer, result.tally.games, interrupted)
     click.echo(text)
     _save(target, observer, verdict)
@@ -110,7 +140,42 @@ def gate(
         write_junit(
             Path(junit_path), "gate", [Case(name, status, f"{verdict}\n{text}", result.seconds)]
         )
+    if interrupted:
+        head = ["simcli", "gate", config_path, "--resume", "--out", str(target)]
+        again = repeat_command(click.get_current_context(), head, ("out", "force", "resume"))
+        click.echo(f"to continue:\n  {again}", err=True)
     raise SystemExit(130 if interrupted else code)
+
+
+for _param in gate.params:  # shared with `run`, refused here: keep it out of --help
+    if _param.name == "games":
+        _param.hidden = True
+
+
+def check_same_test(target: Path, spec) -> None:
+    """A resumed gate must run the test it started (``max_games`` may grow): other
+    changes to the ``gate:`` section would move the point where it stopped."""
+    from simcli.errors import SimcliError
+    from simcli.run_info import read_run_info
+
+    info = read_run_info(target) or {}
+    stored = (info.get("config") or {}).get("gate")
+    if not isinstance(stored, dict):
+        return  # nothing to resume, or not a gate: the runner says so
+    now = dataclasses.asdict(spec)
+    changed = [k for k in now if k != "max_games" and stored.get(k) != now[k]]
+    if changed:
+        parts = "; ".join(f"{k}: {stored.get(k)} -> {now[k]}" for k in changed)
+        raise SimcliError(
+            f"{target}: the gate changed since it started ({parts}); resume with the same "
+            f"gate: section (only max_games may change), or start again with --force"
+        )
+
+
+def gate_folder(output: str) -> Path:
+    """The gate's default folder: the config's output with "-gate" added once (a config
+    named ``x-gate`` writes to ``results/x-gate``, not ``results/x-gate-gate``)."""
+    return Path(output if output.endswith("-gate") else output + "-gate")
 
 
 def summarize(observer, games: int, interrupted: bool = False) -> tuple[str, int, str]:

@@ -15,6 +15,7 @@ from simcli.cli.compare import compare
 from simcli.cli.export import export
 from simcli.cli.gate import gate
 from simcli.cli.list_cmd import list_cmd
+from simcli.cli.power import power
 from simcli.cli.replay import replay
 from simcli.cli.report import report
 from simcli.cli.run import run
@@ -78,6 +79,7 @@ cli.add_command(list_cmd)
 cli.add_command(bench)
 cli.add_command(gate)
 cli.add_command(sprt_calc)
+cli.add_command(power)
 cli.add_command(check_game)
 cli.add_command(compare)
 

@@ -110,6 +110,12 @@ def report(
         validate=False,  # read_records checked every line
     )
     click.echo(report.text, nl=False)
+    if fmt == "text":
+        from simcli.tournament.think import think_text
+
+        think = think_text(src.folder)  # the run's timing.json (docs/running.md)
+        if think:
+            click.echo(f"\n{think}")
     _check_asserts(src.run_info, report.summary, junit_path)
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from simcli.cli.options import config_overrides, repeat_command, verbosity
+from simcli.cli.plan import PROBE_OPTION
 
 
 @click.command()
@@ -53,6 +54,18 @@ from simcli.cli.options import config_overrides, repeat_command, verbosity
     show_default=True,
     help="Draw the report's PNG plots into OUT/plots.",
 )
+@PROBE_OPTION
+@click.option(
+    "--check-determinism",
+    "check_games",
+    type=click.IntRange(min=1),
+    is_flag=False,
+    flag_value=10,
+    default=None,
+    metavar="[N]",
+    help="After the run, play N of its games (default 10, spread over the run) again "
+    "with fresh strategy instances and name any strategy whose moves differ (exit 1).",
+)
 @verbosity
 def run(
     config_path,
@@ -69,6 +82,8 @@ def run(
     scheduler,
     junit_path,
     plots,
+    probe_games,
+    check_games,
     quiet,
     verbose,
 ) -> None:
@@ -77,8 +92,9 @@ def run(
     Writes OUT/games.jsonl (one replayable record per game), OUT/run.json and OUT/run.log,
     then the report (OUT/summary.json, OUT/report.md, OUT/plots/) and prints it.
 
-    Exit codes: 0 done; 1 a game ended in an error of a rules module or a lost worker;
-    2 bad input; 130 interrupted (resume with --resume).
+    Exit codes: 0 done; 1 a game ended in an error of a rules module or a lost worker,
+    an assert failed, or --check-determinism found a strategy that does not reproduce its
+    moves; 2 bad input; 130 interrupted (resume with --resume).
     """
     from simcli.configfile import load_config
     from simcli.errors import SimcliError
@@ -115,6 +131,10 @@ def run(
             f"{len(config.strategies)} strategies, {where}) -> {target}",
             err=True,
         )
+        if not resume:
+            from simcli.cli.plan import plan
+
+            plan(config, schedule, probe_games, lambda t: click.echo(t, err=True))
     try:
         result = run_tournament(
             config,
@@ -137,7 +157,12 @@ def run(
 
     report = report_run_folder(target, plots=plots)
     if not quiet:
+        from simcli.tournament.think import think_text
+
         click.echo(report.text)
+        think = think_text(target)  # timing.json, written by the runner
+        if think:
+            click.echo(f"{think}\n")
         played = result.tally.games - result.resumed_from
         rate = played / result.seconds if result.seconds else 0.0
         click.echo(
@@ -164,6 +189,13 @@ def run(
             err=True,
         )
         raise SystemExit(130)
+    if check_games:
+        from simcli.tournament.determinism import check_determinism, describe
+
+        compared, found = check_determinism(config, schedule, target, check_games)
+        for line in describe(compared, found):
+            click.echo(line, err=bool(found))
+        failed = failed or bool(found)
     if result.errors:
         click.echo(
             f"{result.errors} game(s) ended in an error; tracebacks in {target / 'run.log'}",

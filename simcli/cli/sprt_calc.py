@@ -16,9 +16,9 @@ def _counts(text: str, size: int, what: str) -> list[int]:
 
 
 @click.command("sprt-calc")
-@click.option("--wins", type=click.IntRange(min=0))
-@click.option("--draws", type=click.IntRange(min=0))
-@click.option("--losses", type=click.IntRange(min=0))
+@click.option("--wins", type=click.IntRange(min=0), help="Candidate's wins (default 0).")
+@click.option("--draws", type=click.IntRange(min=0), help="Draws (default 0).")
+@click.option("--losses", type=click.IntRange(min=0), help="Candidate's losses (default 0).")
 @click.option(
     "--pentanomial", metavar="LL,LD,DD+WL,WD,WW", help="Pair counts instead of game counts."
 )
@@ -51,10 +51,10 @@ def sprt_calc(wins, draws, losses, pentanomial, elo0, elo1, alpha, beta, as_json
         if any(x is not None for x in trinomial):
             raise click.UsageError("give either --wins/--draws/--losses or --pentanomial")
         counts = _counts(pentanomial, 5, "LL,LD,DD+WL,WD,WW")
-    elif any(x is None for x in trinomial):
-        raise click.UsageError("give --wins, --draws and --losses (or --pentanomial)")
+    elif all(x is None for x in trinomial):
+        raise click.UsageError("give --wins/--draws/--losses (a missing one is 0) or --pentanomial")
     else:
-        counts = [losses, draws, wins]
+        counts = [losses or 0, draws or 0, wins or 0]
     if not all(math.isfinite(x) and abs(x) < 2000 for x in (elo0, elo1)):
         raise click.UsageError("--elo0 and --elo1 must be finite, between -2000 and 2000")
     if elo0 >= elo1:

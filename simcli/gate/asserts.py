@@ -228,28 +228,36 @@ def parse_asserts(doc: Doc, value: Any, names: list[str]) -> tuple[Assertion, ..
         return ()
     if not isinstance(value, list):
         raise doc.error(("asserts",), f"expected a list of assertions; got {kind_of(value)}")
-    out: list[Assertion] = []
-    for i, item in enumerate(value):
-        path: KeyPath = ("asserts", i)
-        plain = next((cls for cls in KINDS.values() if not cls.keys and item in _plain(cls)), None)
-        if plain is not None:  # a kind without arguments: "- no_errors" or "- no_errors: true"
-            out.append(plain({}))
-            continue
-        if not isinstance(item, dict) or len(item) != 1:
-            raise doc.error(
-                path,
-                f"expected one of {', '.join(KINDS)} with its arguments, "
-                f"e.g. '- win_rate: {{strategy: NAME, at_least: 0.6}}'",
-            )
-        kind, args = next(iter(item.items()))
-        if kind not in KINDS:
-            raise doc.error(
-                (*path, kind),
-                f"unknown assertion{did_you_mean(str(kind), list(KINDS))}; "
-                f"assertions: {', '.join(KINDS)}",
-            )
-        out.append(KINDS[kind].parse(doc, (*path, kind), args, names))
-    return tuple(out)
+    out = [
+        doc.attempt(_parse_one, doc, ("asserts", i), item, names) for i, item in enumerate(value)
+    ]
+    return tuple(a for a in out if a is not None)  # a bad one is noted in doc, the others go on
+
+
+def _parse_one(doc: Doc, path: KeyPath, item: Any, names: list[str]) -> Assertion:
+    plain = next((cls for cls in KINDS.values() if not cls.keys and item in _plain(cls)), None)
+    if plain is not None:  # a kind without arguments: "- no_errors" or "- no_errors: true"
+        return plain({})
+    if isinstance(item, str) and item not in KINDS:
+        raise doc.error(
+            path,
+            f"unknown assertion {item!r}{did_you_mean(item, list(KINDS))}; "
+            f"assertions: {', '.join(KINDS)}",
+        )
+    if not isinstance(item, dict) or len(item) != 1:
+        raise doc.error(
+            path,
+            f"expected one of {', '.join(KINDS)} with its arguments, "
+            f"e.g. '- win_rate: {{strategy: NAME, at_least: 0.6}}'",
+        )
+    kind, args = next(iter(item.items()))
+    if kind not in KINDS:
+        raise doc.error(
+            (*path, kind),
+            f"unknown assertion{did_you_mean(str(kind), list(KINDS))}; "
+            f"assertions: {', '.join(KINDS)}",
+        )
+    return KINDS[kind].parse(doc, (*path, kind), args, names)
 
 
 def _plain(cls: type[Assertion]) -> tuple[Any, ...]:

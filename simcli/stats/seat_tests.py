@@ -29,14 +29,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import optimize, stats
+from scipy import stats
 
+from simcli.stats.power import POWER, detectable_share, noncentrality
 from simcli.stats.significance import TestResult
 
 STRATIFIED = "stratified seat test (by lineup)"
-
-#: Power at which the smallest detectable seat effect is stated.
-POWER = 0.8
 
 
 @dataclass(frozen=True)
@@ -120,13 +118,6 @@ def stratified_seat_test(orders: Mapping, seats: int) -> tuple[TestResult, SeatS
     return TestResult(STRATIFIED, q, min(max(p, 0.0), 1.0), sc.decisive, df=float(rank)), sc
 
 
-def _noncentrality(df: int, alpha: float, power: float) -> float:
-    crit = stats.chi2.isf(alpha, df)
-    return float(
-        optimize.brentq(lambda lam: stats.ncx2.sf(crit, df, lam) - power, 1e-6, 1e4, xtol=1e-8)
-    )
-
-
 def detectable_stratified(sc: SeatScore, alpha: float = 0.05) -> dict | None:
     """Smallest shift of seat 0's decisive wins (the other seats losing evenly) that the
     stratified test detects with 80% power (noncentral chi-square approximation), as
@@ -141,7 +132,7 @@ def detectable_stratified(sc: SeatScore, alpha: float = 0.05) -> dict | None:
     info = float(u @ np.linalg.pinv(v) @ u)
     if info <= 0:
         return None
-    wins = math.sqrt(_noncentrality(rank, alpha, POWER) / info)
+    wins = math.sqrt(noncentrality(rank, alpha, POWER) / info)
     share = wins / sc.decisive
     out = {
         "power": POWER,
@@ -161,10 +152,5 @@ def detectable_sign(n: int, alpha: float = 0.05) -> dict | None:
     sign test detects with 80% power (normal approximation)."""
     if n <= 0:
         return None
-    za, zb = stats.norm.isf(alpha / 2), stats.norm.ppf(POWER)
-
-    def gap(p: float) -> float:
-        return 0.5 + (za * 0.5 + zb * math.sqrt(p * (1 - p))) / math.sqrt(n) - p
-
-    p1 = float(optimize.brentq(gap, 0.5, 1.0)) if gap(1.0) < 0 else 1.0
+    p1 = detectable_share(n, 0.5, alpha, POWER)
     return {"power": POWER, "alpha": alpha, "test": "sign test", "pairs": n, "seat0_better": p1}

@@ -22,6 +22,7 @@ RUN_FILES = (
     "gate.json",
     "summary.csv",
     "report.txt",
+    "timing.json",
 )
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import traceback
 from collections.abc import Callable, Generator, Mapping, Sequence
+from time import perf_counter
 from typing import Any, NamedTuple
 
 from simcli.frozen import freeze, thaw
@@ -59,13 +60,19 @@ def play_game(*args: Any, **kwargs: Any) -> Record:
     return drive(game_play(*args, **kwargs))
 
 
-def drive(play: GamePlay) -> Record:
-    """Run one game to its end, asking each strategy process in turn and waiting."""
+def drive(play: GamePlay, clocks: Sequence[Any] | None = None) -> Record:
+    """Run one game to its end, asking each strategy process in turn and waiting; with
+    ``clocks`` (one :class:`~simcli.tournament.think.SeatClock` per seat), timing each
+    answer of a strategy process (the game's own in-process moves are timed by
+    :func:`game_play`)."""
     try:
         ask = next(play)
         while True:
             try:
+                started = perf_counter()
                 move = ask.player.choose(ask.index, ask.seat, ask.view, ask.legal)
+                if clocks is not None:
+                    clocks[ask.seat].add(perf_counter() - started)
             except Forfeit as forfeit:
                 ask = play.throw(forfeit)
             else:
@@ -84,13 +91,15 @@ def game_play(
     variant: str | None = None,
     clock: Any = None,
     strategy_game: Game | None = None,
+    clocks: Sequence[Any] | None = None,
 ) -> GamePlay:
     """Play game ``index`` as a generator that yields an :class:`Ask` whenever a strategy
     process must decide, so that a driver can interleave several games (see
     ``interleave.py``); its value is the record. ``clock`` (see ``clock.py``) enforces a
     per-move time limit; ``strategy_game`` is the game object strategies are handed
     (default: a fresh instance of the game's class, so nothing they do to it reaches the
-    referee's)."""
+    referee's); ``clocks`` (optional, one per seat) receive the seconds of every move of
+    an in-process strategy (nothing of it goes into the record)."""
     players = len(seats)
     rng = chance_rng(seed)
     # The record's options are a plain copy; the state gets a read-only one. Neither is
@@ -111,7 +120,7 @@ def game_play(
         if strategy_game is None:
             strategy_game = type(game)()
         _start(players_, strategy_game, index, seed, seats, factories, timed, rules_options)
-        yield from _play_out(state, players_, moves, rng, timed, index)
+        yield from _play_out(state, players_, moves, rng, timed, index, clocks)
         try:
             outcome = state.outcome()
         except Exception as exc:
@@ -252,7 +261,13 @@ def _failure(exc: BaseException) -> tuple[str, ...]:
 
 
 def _play_out(
-    state: State, players: list[Any], moves: list[Any], rng: Any, timed: Any, index: int
+    state: State,
+    players: list[Any],
+    moves: list[Any],
+    rng: Any,
+    timed: Any,
+    index: int,
+    clocks: Sequence[Any] | None = None,
 ) -> Generator[Ask, Any, None]:
     # The hot loop of every tournament: methods are bound once, and every call into the
     # rules is kept apart from calls into strategies to tell a rules bug from a forfeit.
@@ -283,6 +298,7 @@ def _play_out(
         if local[seat]:
             offered = legal.copy() if scalar else list(map(copy_move, legal))
             choose = choosers[seat]
+            started = perf_counter()
             if timed is None:
                 try:
                     move = find_move(legal, choose(seen, offered))
@@ -292,6 +308,8 @@ def _play_out(
                     raise Forfeit(seat, *_failure(exc)) from None
             else:
                 move = _guarded(seat, timed, _answer, legal, choose, seen, offered)
+            if clocks is not None:
+                clocks[seat].add(perf_counter() - started)
         else:
             try:
                 snapshot = seen.snapshot() if seen is not None else None

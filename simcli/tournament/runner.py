@@ -40,7 +40,8 @@ from simcli.tournament.lock import RunLock
 from simcli.tournament.output import check_output, prepare_output, write_json_atomic
 from simcli.tournament.schedule import PairedSchedule, Schedule, schedule_for
 from simcli.tournament.tally import Tally
-from simcli.tournament.worker import Chunk, check_strategy_processes
+from simcli.tournament.think import ThinkTimes, read_timing, write_timing
+from simcli.tournament.worker import Chunk, check_strategy_processes, outcome_of
 
 log = logging.getLogger("simcli.runner")
 
@@ -145,8 +146,9 @@ def _run_locked(
     workers = config.workers
     tally = Tally()
     if resume:
-        start, run_info = prepare_resume(config, schedule, out, tally, truncate)
-        if start >= total:  # nothing to play: leave the finished run as it is
+        start, run_info = prepare_resume(config, schedule, out, tally, truncate, observer)
+        decided = observer is not None and observer.done
+        if start >= total or decided:  # nothing to play: leave the finished run as it is
             return RunResult(out=out, tally=tally, seconds=0.0, total=total, resumed_from=start)
     else:
         check_output(out, force)  # the one check, before anything starts or is written
@@ -174,6 +176,8 @@ def _run_locked(
     run_log = open_run_log(
         out / "run.log", verbose=verbose, use_mp=workers > 0 and config.executor == "local"
     )
+    # think times: the sidecar's (games played before a resume), then this run's
+    think = (read_timing(out) if resume else None) or ThinkTimes()
     started = time.perf_counter()
     status = "failed"
     size = chunk_size or default_chunk_size(total - start, workers)
@@ -196,19 +200,22 @@ def _run_locked(
             try:
                 for chunk in executor.run(chunk_ranges(start, total, size)):
                     held[chunk.start] = chunk
-                    while next_index in held:
+                    while next_index in held and not (observer is not None and observer.done):
                         ready = held.pop(next_index)
-                        sink.write(ready.lines)
-                        for offset, outcome in enumerate(ready.outcomes):
-                            tally.add(outcome.termination)
-                            if observer is not None:
-                                observer.add(ready.start + offset, outcome)
-                        next_index = ready.stop
-                        progress.update(len(ready.outcomes))
-                        if observer is not None:
-                            progress.set_postfix_str(observer.status(), refresh=False)
-                            if observer.done:
-                                executor.stop()
+                        if observer is None:
+                            sink.write(ready.lines)
+                            for outcome in ready.outcomes:
+                                tally.add(outcome.termination)
+                                think.add(outcome.seats, outcome.think)
+                            next_index = ready.stop
+                            progress.update(len(ready.outcomes))
+                            continue
+                        kept = _observe(ready, observer, sink, tally, think)
+                        next_index = ready.start + kept
+                        progress.update(kept)
+                        progress.set_postfix_str(observer.status(), refresh=False)
+                        if observer.done:
+                            executor.stop()
                     sink.flush()
             except StopNow:
                 log.warning("stopped at once by a second interrupt")
@@ -243,6 +250,7 @@ def _run_locked(
         if start:
             run_info.setdefault("resumed", []).append({"at": start})
         write_json_atomic(out / RUN_INFO, run_info)
+        write_timing(out, think)
         run_log.close()
     return RunResult(
         out=out,
@@ -255,12 +263,31 @@ def _run_locked(
     )
 
 
+def _observe(ready: Chunk, observer: Any, sink: Any, tally: Tally, think: ThinkTimes) -> int:
+    """Write and count the chunk's games in order up to the one that lets ``observer``
+    decide; the rest are discarded. A gate's log, and so its verdict and its number of
+    games, then depend on the schedule alone, not on how many games were in flight
+    when the test decided. Returns how many games were kept."""
+    lines = ready.lines.split("\n")
+    kept = 0
+    for offset, outcome in enumerate(ready.outcomes):
+        if observer.done:
+            break
+        sink.write(lines[offset] + "\n")
+        tally.add(outcome.termination)
+        think.add(outcome.seats, outcome.think)
+        observer.add(ready.start + offset, outcome)
+        kept += 1
+    return kept
+
+
 def prepare_resume(
     config: Config,
     schedule: Schedule | PairedSchedule,
     out: Path,
     tally: Tally,
     truncate: bool = False,
+    observer: Any = None,
 ) -> tuple[int, dict[str, Any]]:
     """Check that ``out`` holds an earlier run of this config; drop an unterminated last
     line (an interrupted write); tally the games already played. Returns the first
@@ -309,6 +336,8 @@ def prepare_resume(
             break
         _check_game_source(config, record, sources, log_path, index)
         tally.add(record["termination"])
+        if observer is not None:
+            observer.add(index, outcome_of(record))
         good_bytes = line.end
         index += 1
     size = log_path.stat().st_size

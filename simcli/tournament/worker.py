@@ -23,6 +23,7 @@ from simcli.tournament.remote import (
     python_client_command,
 )
 from simcli.tournament.schedule import PairedSchedule, Schedule
+from simcli.tournament.think import SeatClock
 
 
 class GameResult(NamedTuple):
@@ -32,6 +33,13 @@ class GameResult(NamedTuple):
     winners: list[int]
     scores: list[float] | None
     termination: str
+    #: Think time of each seat (``simcli.tournament.think.Packed``); empty: not timed.
+    think: tuple = ()
+
+
+def outcome_of(record: Record | dict[str, Any]) -> GameResult:
+    """What the parent tallies of a game record (a new one, or one read back to resume)."""
+    return GameResult(record["seats"], record["winners"], record["scores"], record["termination"])
 
 
 class WorkerStatus:
@@ -107,9 +115,11 @@ class ChunkPlayer:
         tracked = status is not None and config.move_time_limit  # the pool's hang watch
         self.clock = _TrackedClock(clock, status) if tracked else clock
         self.status = status
+        self.clocks: dict[int, list[SeatClock]] = {}  # per game in play: its seats' clocks
 
     def game_play(self, index: int) -> GamePlay:
         spec = self.schedule.spec(index)
+        self.clocks[index] = [SeatClock() for _ in spec.seats]
         return game_play(
             self.games[spec.variant],
             self.config.options_for(spec.variant),
@@ -120,20 +130,23 @@ class ChunkPlayer:
             variant=spec.variant,
             clock=self.clock,
             strategy_game=self.strategy_games[spec.variant],
+            clocks=self.clocks[index],
         )
 
     def record(self, index: int) -> Record:
         """Play game ``index`` alone and return its record."""
         if self.status is not None:
             self.status.game = index
-        return drive(self.game_play(index))
+        play = self.game_play(index)
+        return drive(play, self.clocks[index])
 
     def line(self, record: Record) -> tuple[str, GameResult]:
+        """The record's line (unchanged by timing) and its result with the seats'
+        think times."""
         add_game_source(record, self.sources[record.get("variant")])
-        outcome = GameResult(
-            record["seats"], record["winners"], record["scores"], record["termination"]
-        )
-        return dumps(record), outcome
+        clocks = self.clocks.pop(record["index"], ())
+        think = tuple(c.packed() for c in clocks)
+        return dumps(record), outcome_of(record)._replace(think=think)
 
     def play_one(self, index: int) -> tuple[str, GameResult]:
         return self.line(self.record(index))

@@ -1,0 +1,132 @@
+"""Think time per strategy: measured by the referee, kept out of games.jsonl, written to
+timing.json, shown as a table by `report` and `run`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from simcli.cli.main import cli
+from simcli.tournament.think import (
+    UNTIMED,
+    SeatClock,
+    ThinkTimes,
+    bin_of,
+    bin_upper,
+    read_timing,
+    think_rows,
+    think_table,
+)
+
+DIAGNOSTICS = Path(__file__).resolve().parent / "data" / "diagnostics.py"
+
+
+def test_summaries_by_hand() -> None:
+    # seat 0: 19 moves of 1 ms and one of 100 ms: mean (0.019 + 0.1) / 20 = 0.00595 s, max
+    # 0.1 s; the 95th percentile is the 19th of 20 moves: 1 ms, read as the upper edge of
+    # its bin (at most 12% above)
+    a, b = SeatClock(), SeatClock()
+    for _ in range(19):
+        a.add(0.001)
+    a.add(0.1)
+    b.add(0.5)
+    think = ThinkTimes()
+    think.add(["x", "y"], (a.packed(), b.packed()))
+    think.add(["y", "x"], ())  # a game without timing (lost with its worker) adds nothing
+    x, y = think_rows(think)
+    assert think.games == 1
+    assert x["strategy"] == "x" and x["moves"] == 20
+    assert x["mean"] == pytest.approx(0.00595) and x["max"] == 0.1
+    assert 0.001 <= x["p95"] <= 0.001 * 10 ** (1 / 20)
+    assert y["mean"] == y["p95"] == y["max"] == 0.5  # the quantile is capped at the maximum
+    assert bin_upper(bin_of(0.001) - 1) <= 0.001 < bin_upper(bin_of(0.001))
+    # the JSON form reads back to the same figures
+    again = ThinkTimes.from_json(json.loads(json.dumps(think.to_json())))
+    assert think_rows(again) == think_rows(think)
+    text = think_table(think)
+    assert text.splitlines()[0] == "Think time per move (seconds, 1 games; p95 to within 12%)"
+    assert text.splitlines()[3].split() == ["x", "20", "0.00595", "0.00112", "0.1"]
+
+
+CONFIG = f"""\
+name: think
+game: libraria
+strategies:
+  - {{name: sleepy, use: '{DIAGNOSTICS}:Sleepy'}}
+  - {{name: random, use: random}}
+games: 4
+seed: 5
+workers: 0
+"""
+
+
+def _moves_per_strategy(out: Path) -> dict[str, int]:
+    """Count every non-chance move of the log by the strategy whose turn it was (by
+    replaying the records: the seat to move before each entry)."""
+    from simcli.verify import replay
+
+    counts: dict[str, int] = {}
+    for line in (out / "games.jsonl").read_text().splitlines():
+        record = json.loads(line)
+        assert not {"think", "timing"} & set(record)  # the records carry no timing
+
+        def seen(ply, entry, state, seat, record=record):
+            if ply and not isinstance(entry, dict):
+                name = record["seats"][seat]
+                counts[name] = counts.get(name, 0) + 1
+
+        assert replay(record, seen) == []
+    return counts
+
+
+def test_a_run_writes_timing_json_and_prints_the_table(tmp_path) -> None:
+    path = tmp_path / "c.yaml"
+    path.write_text(CONFIG)
+    out = tmp_path / "o"
+    result = CliRunner().invoke(
+        cli, ["run", str(path), "--out", str(out), "--no-plots", "--probe", "0"]
+    )
+    assert result.exit_code == 0, result.output
+    think = read_timing(out)
+    assert think is not None and think.games == 4
+    rows = {r["strategy"]: r for r in think_rows(think)}
+    # every move of the log is timed once, by the strategy that made it
+    assert {k: r["moves"] for k, r in rows.items()} == _moves_per_strategy(out)
+    # a sleep of 5 ms takes at least 5 ms: a lower bound, not a timed assertion
+    assert rows["sleepy"]["mean"] >= 0.005 and rows["sleepy"]["p95"] >= 0.005
+    assert rows["sleepy"]["max"] >= rows["sleepy"]["mean"]
+    assert "Think time per move" in result.output and "sleepy" in result.output
+    report = CliRunner().invoke(cli, ["report", str(out), "--no-plots"])
+    assert report.exit_code == 0
+    assert report.output.rstrip().endswith(think_table(think).rstrip())
+    # --force removes the sidecar with the rest of the run
+    assert "timing.json" in __import__("simcli.tournament.output", fromlist=["x"]).RUN_FILES
+
+
+@pytest.mark.slow
+def test_strategy_processes_are_timed_and_the_log_does_not_change(tmp_path) -> None:
+    path = tmp_path / "c.yaml"
+    path.write_text(CONFIG)
+    inproc, boxed = tmp_path / "a", tmp_path / "b"
+    untimed = tmp_path / "c"
+    isolated = ["--isolation", "process", "--workers", "2"]
+    for out, extra in (
+        (inproc, []),
+        (boxed, [*isolated, "--move-time-limit", "20"]),  # one game at a time: timed
+        (untimed, isolated),  # interleaved games on strategy processes: not timed
+    ):
+        result = CliRunner().invoke(
+            cli, ["run", str(path), "--out", str(out), "-q", "--no-plots", *extra]
+        )
+        assert result.exit_code == 0, result.output
+    assert (inproc / "games.jsonl").read_bytes() == (boxed / "games.jsonl").read_bytes()
+    rows = {r["strategy"]: r for r in think_rows(read_timing(boxed))}
+    assert rows["sleepy"]["moves"] == _moves_per_strategy(boxed)["sleepy"]
+    assert rows["sleepy"]["mean"] >= 0.005
+    assert (untimed / "games.jsonl").read_bytes() == (inproc / "games.jsonl").read_bytes()
+    think = read_timing(untimed)
+    assert {r["moves"] for r in think_rows(think)} == {0}
+    assert think_table(think).endswith(UNTIMED)
