@@ -224,10 +224,10 @@ def test_run_info_orders_strategies_and_flags_partial_runs(tmp_path):
         },
     }
     s = build_summary(recs, run_info=info)
-    assert [st["name"] for st in s["groups"][0]["strategies"]] == ["B", "A"]
-    assert s["groups"][0]["ratings"]["anchors"] == ["B"]
-    assert any("'running'" in n for n in s["notes"])
-    assert s["run"]["config"]["name"] == "demo"
+    assert [st.name for st in s.groups[0].strategies] == ["B", "A"]
+    assert s.groups[0].rated.anchors == ["B"]
+    assert any("'running'" in n for n in s.notes)
+    assert s.run_name == "demo"
     assert "simcli report" in render(s, "markdown")
 
 
