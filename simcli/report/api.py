@@ -37,14 +37,19 @@ def build_summary(
     correction: str = "bh",
     max_pending: int = DEFAULT_MAX_PENDING,
     validate: bool = True,
+    natural: bool = True,
 ) -> Summary:
     """Stream ``records`` once and return the summary (``summary.json`` is its
     ``to_dict()``).
 
     ``validate=False`` skips the per-record check when the records come from
-    :func:`simcli.records.read_records`, which already checked them."""
+    :func:`simcli.records.read_records`, which already checked them. ``natural``: replay
+    the first games of each group for their length in the game's natural unit (rounds,
+    turns; :func:`natural_length`)."""
     agg = Aggregator(
-        strategy_order=strategy_order(dict(run_info) if run_info else None), max_pending=max_pending
+        strategy_order=strategy_order(dict(run_info) if run_info else None),
+        max_pending=max_pending,
+        natural_length=natural_length if natural else None,
     )
     for rec in records:
         agg.add(rec, validate=validate)  # type: ignore[arg-type]
@@ -57,6 +62,21 @@ def build_summary(
         run_info=run_info,
         source=source,
     )
+
+
+def natural_length(record: dict) -> tuple[str, float] | None:
+    """The recorded game's length in its game's natural unit: the first figure of
+    :meth:`simcli.game.Game.facts` of the replayed game (e.g. ``("rounds", 9)``), or
+    ``None`` when the game declares none (or the record cannot be replayed here)."""
+    from simcli.table import replayed_facts
+
+    try:
+        figures = replayed_facts(record).game
+    except Exception:  # noqa: BLE001 - a record that does not replay here has no length
+        return None
+    for unit, value in figures.items():
+        return unit, float(value)
+    return None
 
 
 @dataclass

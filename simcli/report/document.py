@@ -112,6 +112,9 @@ def build_document(summary: Summary, *, detail: bool = True) -> Document:
         doc.add(Bullets(list(s.findings)))
     for grp in s.groups:
         _group(doc, grp, detail)
+    balanced = [grp for grp in s.groups if grp.seat_bias]
+    if len(balanced) > 1:
+        _balance(doc, balanced)
     if s.variant_comparison:
         _variants(doc, s.variant_comparison)
     if s.plots:
@@ -159,6 +162,26 @@ def _intro(s: Summary) -> str:
     if s.source:
         intro += f" Source: {s.source}."
     return intro
+
+
+def _balance(doc: Document, groups: list[Group]) -> None:
+    """Win share and mean points per variant and seat, side by side."""
+    doc.add(Heading(2, "Balance by variant and seat"))
+    rows = []
+    for grp in groups:
+        for seat in grp.seat_bias.seats if grp.seat_bias else []:
+            rows.append(
+                [
+                    grp.variant or grp.label,
+                    str(seat.seat),
+                    str(seat.games),
+                    W.pct_ci(seat.win_rate),
+                    W.pct_ci(seat.decisive_rate),
+                    _points_ci(seat.points),
+                ]
+            )
+    headers = ["variant", "seat", "games", "win share", "share of decisive games"]
+    doc.add(Table(headers + ["mean points"], rows, align="lrrrrr"))
 
 
 def _variants(doc: Document, comparisons: list[VariantComparison]) -> None:
@@ -237,9 +260,12 @@ def _confidence(grp: Group) -> float:
 
 
 def _options(options: dict) -> str:
-    """Scalar options as ``k=v``; structured values (component data) abbreviated."""
+    """Scalar options as ``k=v``; structured values (component data) abbreviated; unset
+    ones (``None``: the game's built-in data or behaviour) left out."""
     parts = []
     for k, v in options.items():
+        if v is None:
+            continue
         if isinstance(v, (dict, list)):
             parts.append(f"{k}=(...)")
         else:
@@ -262,6 +288,7 @@ def _multi(doc: Document, grp: Group, detail: bool) -> None:
 
 def _strategies(doc: Document, grp: Group) -> None:
     rt = grp.rated
+    elo = rt is not None and len(rt.rated) > 1
     rows = []
     for st in grp.strategies:
         r = rt.row(st.name) if rt else None
@@ -275,12 +302,12 @@ def _strategies(doc: Document, grp: Group) -> None:
                 W.pct_ci(st.win_rate),
                 W.pct_ci(st.score_rate),
                 _points_ci(st.points),
-                W.signed(r.elo) if r and r.elo is not None else W.NA,
             ]
+            + ([W.signed(r.elo) if r and r.elo is not None else W.NA] if elo else [])
         )
     doc.add(Heading(3, "Strategies"))
     headers = ["strategy", "games", "wins", "draws", "losses", "win rate", "score rate"]
-    doc.add(Table(headers + ["mean points", "Elo"], rows))
+    doc.add(Table(headers + ["mean points"] + (["Elo"] if elo else []), rows))
 
 
 def _pairwise(doc: Document, pw: Pairwise | None) -> None:
@@ -303,7 +330,7 @@ def _ratings(doc: Document, grp: Group) -> None:
         doc.add(Para(f"Ratings: {grp.ratings.note}."))
         return
     rt = grp.rated
-    if not rt or not rt.ratings:
+    if not rt or len(rt.ratings) < 2:  # one strategy: nothing to rate against
         return
     if not rt.rated:
         doc.add(
@@ -357,12 +384,14 @@ def _seat_bias(doc: Document, sb: SeatBias, detail: bool) -> None:
             W.pct_ci(seat.win_rate),
             str(seat.decisive_wins),
             W.pct_ci(seat.decisive_rate),
+            _points_ci(seat.points),
         ]
         for seat in sb.seats
     ]
+    headers = ["seat", "win share of all games", "decisive wins", "share of decisive games"]
     doc.add(
         Table(
-            ["seat", "win share of all games", "decisive wins", "share of decisive games"],
+            headers + ["mean points"],
             rows,
             caption=f"{sb.decisive} decisive games, {sb.draws} draws, "
             f"{sb.shared_first} shared first places",
@@ -377,6 +406,8 @@ def _seat_sentences(sb: SeatBias) -> list[str]:
     sentences = []
     if sb.headline:
         sentences.append(sb.headline.sentence)
+    if sb.power:
+        sentences.append(sb.power.sentence)
     if sb.detectable:
         sentences.append(sb.detectable.sentence)
     if sb.test:
@@ -421,9 +452,25 @@ def _seat_by_strategy(doc: Document, sb: SeatBias, players: int) -> None:
     doc.add(Table(headers, rows, align="ll" + "r" * (len(headers) - 2)))
 
 
+def _natural_rows(grp: Group) -> list[list[str]]:
+    """The length in the game's natural unit, first (from replayed games)."""
+    nat = grp.natural_length
+    if nat is None:
+        return []
+    name = f"{nat.unit}, all games"
+    if nat.sampled < nat.games:
+        name = f"{nat.unit}, {nat.sampled} of {nat.games} games"
+    return [_dist_row(name, nat.length)]
+
+
+def _length_heading(grp: Group, rest: str) -> Heading:
+    unit = f"{grp.natural_length.unit}; " if grp.natural_length else ""
+    return Heading(3, f"Game length ({unit}player moves) and {rest}")
+
+
 def _distributions(doc: Document, grp: Group, detail: bool) -> None:
-    doc.add(Heading(3, "Game length (player moves) and score margin (first minus second)"))
-    rows = [_dist_row("length, all games", grp.length)]
+    doc.add(_length_heading(grp, "score margin (first minus second)"))
+    rows = _natural_rows(grp) + [_dist_row("length, all games", grp.length)]
     if detail:
         rows += [_dist_row(f"length, {st.name}", st.length) for st in grp.strategies]
     rows.append(_dist_row("margin, all games", grp.margin))
@@ -483,9 +530,9 @@ def _solo(doc: Document, grp: Group) -> None:
         _solo_comparisons(doc, solo.comparisons)
     elif solo.note:
         doc.add(Para(f"Paired comparisons: {solo.note}."))
-    doc.add(Heading(3, "Score and game length"))
+    doc.add(_length_heading(grp, "score"))
     rows = [_dist_row(f"score, {st.name}", st.mean_score) for st in solo.strategies]
-    rows.append(_dist_row("length, all games", grp.length))
+    rows += _natural_rows(grp) + [_dist_row("length, all games", grp.length)]
     doc.add(Table(DIST_HEADERS, rows))
     _terminations(doc, grp)
 

@@ -198,6 +198,11 @@ def csv_rows(summary: Summary) -> list[dict[str, Any]]:
     for grp in summary.groups:
         _csv_group(out, grp)
         _csv_strategies(out, grp)
+        if grp.natural_length:
+            nat = grp.natural_length
+            for q in ("median", "q1", "q3", "mean"):
+                stat = f"length_{nat.unit}_{q}"
+                out.add("distribution", grp, stat, estimate=getattr(nat.length, q), n=nat.length.n)
         for key, d in (("length", grp.length), ("margin", grp.margin)):
             if d:
                 for q in ("median", "q1", "q3", "mean"):
@@ -268,9 +273,17 @@ def _csv_seats(out: _Rows, grp: Group, sb: SeatBias) -> None:
     for seat in sb.seats:
         out.add("seat", grp, "win_rate", seat=seat.seat, iv=seat.win_rate)
         out.add("seat", grp, "decisive_rate", seat=seat.seat, iv=seat.decisive_rate)
+        p = seat.points
+        if p is not None:
+            mean = _Span(p.mean, p.low, p.high)
+            out.add("seat", grp, "mean_points", seat=seat.seat, n=p.n, note=p.note, iv=mean)
     if sb.headline:
         out.add("seat", grp, "headline_seat_test", test=sb.headline)
-    out.add("seat", grp, "seat_test", test=sb.test)
+    if sb.power:
+        stat = f"power at +{sb.power.effect:g} for seat 0"
+        out.add("seat", grp, stat, estimate=sb.power.power, n=sb.power.decisive)
+    if sb.test:
+        out.add("seat", grp, "seat_test", test=sb.test)
     if sb.stratified:
         out.add("seat", grp, "stratified_seat_test", test=sb.stratified.test)
     if sb.pairs and sb.pairs.test:

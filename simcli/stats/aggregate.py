@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,6 +34,12 @@ from simcli.stats import records as R
 from simcli.stats.distribution import RunningMoments, StreamingDistribution
 
 DEFAULT_MAX_PENDING = 100_000
+#: Games per lineup (the strategies at the table) replayed for the length in the game's
+#: natural unit (rounds, turns).
+NATURAL_SAMPLE = 50
+
+#: ``record -> (unit, length)`` in the game's natural unit, or ``None`` (no such unit).
+NaturalLength = Callable[[dict], "tuple[str, float] | None"]
 
 
 @dataclass(frozen=True)
@@ -451,6 +457,36 @@ class SoloCollector:
             self.spill.close()
 
 
+class NaturalLengthCollector:
+    """Game length in the game's natural unit (rounds, turns) from the first
+    :data:`NATURAL_SAMPLE` games of each lineup that ended normally, measured by
+    ``natural`` (which replays the record: the cost stays bounded whatever the number
+    of games). Stops asking once a game turns out to have no such unit."""
+
+    def __init__(self, natural: NaturalLength | None, dist_kwargs: dict) -> None:
+        self.natural = natural
+        self.unit: str | None = None
+        self.length = StreamingDistribution(**dist_kwargs)
+        self.games = 0  # games that ended normally, replayed or not
+        self.per_lineup: Counter = Counter()
+
+    def add(self, rec: dict) -> None:
+        self.games += 1
+        if self.natural is None:
+            return
+        lineup = tuple(sorted(rec["seats"]))
+        if self.per_lineup[lineup] >= NATURAL_SAMPLE:
+            return
+        self.per_lineup[lineup] += 1
+        found = self.natural(rec)
+        if found is None:
+            if self.unit is None:
+                self.natural = None  # no natural unit: do not replay the others
+            return
+        self.unit, value = found
+        self.length.add(value)
+
+
 class GroupTally:
     """All tallies of one group: one variant (or none) and one number of seats. The
     group keeps its own counts (games, errors, terminations, lengths, margins, options)
@@ -464,6 +500,7 @@ class GroupTally:
         dist_kwargs: dict,
         order: list[str],
         expected: frozenset | None,
+        natural: NaturalLength | None = None,
     ):
         self.variant = variant
         self.players = players
@@ -484,6 +521,7 @@ class GroupTally:
         self.pairs = PairCollector()
         self.swaps = SeatSwapCollector(players, max_pending)
         self.solo = SoloCollector(order, expected, max_pending)
+        self.natural = NaturalLengthCollector(natural, dist_kwargs)
 
     @property
     def no_seed(self) -> int:
@@ -501,6 +539,8 @@ class GroupTally:
             self.length.add(game.length)
         term = game.termination
         self.terminations[f"forfeit:{game.forfeit_kind}" if term == "forfeit" else term] += 1
+        if term == "normal":  # a forfeit or move limit stops the game early
+            self.natural.add(rec)
         self.strategies.add(game)
         if game.players == 1:
             self.solo.add(game)
@@ -551,7 +591,9 @@ class Aggregator:
         dist_seed: int = 0,
         max_distinct: int = 2048,
         reservoir_size: int = 10_000,
+        natural_length: NaturalLength | None = None,
     ) -> None:
+        self.natural_length = natural_length
         self.order: list[str] = list(dict.fromkeys(strategy_order or []))
         self._known = set(self.order)
         self._expected = frozenset(self.order) if strategy_order else None
@@ -604,7 +646,13 @@ class Aggregator:
         g = self.groups.get(key)
         if g is None:
             g = self.groups[key] = GroupTally(
-                variant, players, self.max_pending, self.dist_kwargs, self.order, self._expected
+                variant,
+                players,
+                self.max_pending,
+                self.dist_kwargs,
+                self.order,
+                self._expected,
+                self.natural_length,
             )
             self.group_order.append(key)
         return g

@@ -21,6 +21,7 @@ from simcli.stats import wording as W
 from simcli.stats.aggregate import Aggregator, GroupTally, StrategyTally, moments_of_counter
 from simcli.stats.distribution import StreamingDistribution, counter_summary
 from simcli.stats.intervals import CI_METHOD_NAMES, CI_METHODS, Interval, binom_ci, t_interval
+from simcli.stats.power import binomial_power, games_for_power
 from simcli.stats.ratings import (
     AllTied,
     RatingFit,
@@ -29,6 +30,7 @@ from simcli.stats.ratings import (
     fit_with_seat_test,
 )
 from simcli.stats.seat_tests import (
+    POWER,
     detectable_sign,
     detectable_stratified,
     stratified_seat_test,
@@ -53,10 +55,12 @@ from simcli.stats.summary import (
     Group,
     GroupTerminations,
     Histogram,
+    NaturalLength,
     NoRatings,
     PairCell,
     Pairwise,
     Points,
+    PowerCheck,
     RatingDifference,
     RatingRow,
     Ratings,
@@ -256,8 +260,14 @@ def summarize(
     groups = [_group(agg, agg.groups[key], ctx, multi) for key in agg.group_order]
     comparison = _variant_comparison(groups, ctx)
     correction_info = ctx.tests.finish(correction, alpha)
-    # headline tests first, then the descriptive p-values
+    for grp in groups:
+        if grp.seat_bias:
+            _power_check(grp, grp.seat_bias, alpha)
+    # headline tests first, then what they cannot rule out, then the descriptive p-values
     findings = [e.sentence for e in ctx.tests.entries if e.in_family]
+    findings += [
+        grp.seat_bias.power.sentence for grp in groups if grp.seat_bias and grp.seat_bias.power
+    ]
     findings += [e.sentence for e in ctx.tests.entries if not e.in_family]
     for grp in groups:
         findings.extend(grp.descriptive)
@@ -357,6 +367,9 @@ def _group(agg: Aggregator, g: GroupTally, ctx: _Context, multi: bool) -> Group:
     if g.games == 0:
         notes.append("no valid games: every statistic of this group is undefined")
     out.length = _dist(g.length)
+    nat = g.natural
+    if nat.unit is not None:
+        out.natural_length = NaturalLength(nat.unit, nat.length.n, nat.games, _dist(nat.length))
     if g.length.n == 0 and g.games:
         notes.append("records carry no moves: game length unknown")
     if not g.length.exact:
@@ -507,7 +520,6 @@ _POOLED = (
     "pooled over strategies of unequal strength, this test is conservative; the headline "
     "seat test is valid"
 )
-_SAME = "pooled decisive wins; the headline seat test is the one corrected for"
 _MODEL = "depends on the rating model; the headline seat test is the one corrected for"
 _SPLIT = "one strategy's split; the headline seat test is the one corrected for"
 
@@ -533,6 +545,7 @@ def _seat_bias(
                 win_rate=ctx.ci(st.win_share[s], st.games),
                 decisive_wins=st.wins[s],
                 decisive_rate=ctx.ci(st.wins[s], st.decisive),
+                points=_points(g.seats.points[s], ctx.confidence),
             )
             for s in range(n)
         ],
@@ -575,7 +588,8 @@ def _seat_bias(
         lineups=score.strata,
         test=strat_entry,
     )
-    out.test = ctx.tests.add(*pooled, descriptive=_POOLED if len(g.strategies) > 1 else _SAME)
+    if len(g.strategies) > 1:  # with one strategy it is the stratified test again
+        out.test = ctx.tests.add(*pooled, descriptive=_POOLED)
     out.pairs = _pairs(g, ctx, label, headline=paired)
     if paired and out.pairs and out.pairs.test:
         out.headline = out.pairs.test
@@ -647,6 +661,34 @@ def _detectable_sentence(d: DetectableSign | DetectableStratified, label: str) -
         f"{W.pct(d.seat0_extra_share)} above its fair share{elo}; smaller seat "
         f"effects may go undetected."
     )
+
+
+#: The seat effect a balance verdict should be able to rule out: seat 0 winning this
+#: much more than its fair share of the decisive games (36% against 33% with three seats).
+BALANCE_EFFECT = 0.03
+
+
+def _power_check(grp: Group, sb: SeatBias, alpha: float) -> None:
+    """When the headline seat test is not significant, say whether the games could have
+    found a seat effect of :data:`BALANCE_EFFECT` (exact binomial test of seat 0's share
+    of the decisive games, :func:`simcli.stats.power.binomial_power`)."""
+    head = sb.headline
+    if head is None or head.significant is not False or sb.decisive == 0:
+        return
+    fair = 1.0 / grp.players
+    share = fair + BALANCE_EFFECT
+    power = binomial_power(sb.decisive, share, fair, alpha)
+    if power >= POWER:
+        return
+    needed = games_for_power(share, fair, alpha, POWER)
+    check = PowerCheck(BALANCE_EFFECT, fair, share, sb.decisive, power, needed)
+    check.sentence = (
+        f"{grp.label}: no significant seat effect, but {W.plural(sb.decisive, 'decisive game')} "
+        f"are too few to rule one out: seat 0 winning {W.pct(share)} of the decisive games "
+        f"instead of {W.pct(fair)} would be found only {W.pct(power, 0)} of the time; "
+        f"80% needs about {needed} decisive games."
+    )
+    sb.power = check
 
 
 def _pairs(g: GroupTally, ctx: _Context, label: str, *, headline: bool = False) -> SeatPairs | None:
@@ -774,7 +816,7 @@ def _seat_by_strategy(
         rating = dict(zip(fit.names, fit.ratings, strict=True))
     rows: list[SeatByStrategy] = []
     for nm in names:
-        if nm in g.seats.self_play:
+        if nm in g.seats.self_play and len(g.strategies) > 1:  # else: the seat test again
             rows.append(_self_play_row(g, ctx, label, nm, rating.get(nm)))
         if nm in g.seats.mixed and len(g.strategies) > 1:
             rows.append(_mixed_row(g, ctx, label, nm, rating.get(nm), rows))

@@ -336,6 +336,7 @@ class SeatRow(Node):
     win_rate: Interval
     decisive_wins: int
     decisive_rate: Interval
+    points: Points | None = None  # points scored from this seat, over every game
 
 
 @dataclass
@@ -395,6 +396,21 @@ class DetectableStratified(Node):
     seat0_extra_share: float
     seat0_share: float
     elo: float | None
+    sentence: str = ""
+
+
+@dataclass
+class PowerCheck(Node):
+    """A seat result that is not significant, set against the games it rests on: the
+    power of the exact binomial test of seat 0's share of the decisive games to find
+    seat 0 winning ``share`` (its ``fair`` share plus ``effect``)."""
+
+    effect: float
+    fair: float
+    share: float
+    decisive: int
+    power: float
+    games_needed: int  # decisive games for 80% power
     sentence: str = ""
 
 
@@ -460,6 +476,9 @@ class SeatBias(Node):
     detectable: DetectableSign | DetectableStratified | None = None
     model: SeatModel | None = None
     by_strategy: list[SeatByStrategy] = field(default_factory=list)
+    power: PowerCheck | None = None  # set when the headline test is not significant
+
+    _optional: ClassVar[tuple[str, ...]] = ("power",)
 
 
 # ----------------------------------------------------------------------------- solitaire
@@ -502,6 +521,17 @@ class Solo(Node):
 
 
 @dataclass
+class NaturalLength(Node):
+    """Game length in the game's natural unit, from replaying ``sampled`` of the
+    ``games`` that ended normally (the first ones of each lineup)."""
+
+    unit: str  # "rounds", "turns"
+    sampled: int
+    games: int
+    length: Dist
+
+
+@dataclass
 class Group(Node):
     """One group of the report: one variant (or all games) and one number of seats."""
 
@@ -524,7 +554,10 @@ class Group(Node):
     ratings: Ratings | NoRatings | None = None
     seat_bias: SeatBias | None = None
     solo: Solo | None = None
+    natural_length: NaturalLength | None = None
     descriptive: list[str] = internal(factory=list)  # sentences for the findings
+
+    _optional: ClassVar[tuple[str, ...]] = ("natural_length",)
 
     def to_dict(self) -> dict[str, Any]:
         out = super().to_dict()

@@ -154,6 +154,10 @@ def test_self_play_seat_table():
     recs = [make_record(("G", "G"), [0], [2, 1], seed=i) for i in range(30)]
     recs += [make_record(("G", "G"), [1], [1, 2], seed=100 + i) for i in range(10)]
     recs += [make_record(("G", "G"), [], [1, 1], seed=200 + i) for i in range(5)]
+    alone = summarize(_agg(recs)).to_dict()["groups"][0]["seat_bias"]
+    # one strategy: its self-play split is the group's seat test, not shown twice
+    assert alone["by_strategy"] == [] and alone["test"] is None
+    recs += [make_record(("H", "H"), [0], [2, 1], seed=300 + i) for i in range(4)]
     s = summarize(_agg(recs)).to_dict()
     grp = s["groups"][0]
     row = grp["seat_bias"]["by_strategy"][0]
