@@ -207,15 +207,7 @@ def seat_strategies(groups: list[Group]):
     if not shown:
         return None
     ticks = [len(g.seat_bias.by_strategy) * g.players for g in shown]  # type: ignore[union-attr]
-    fig, axes = _plt().subplots(
-        len(shown),
-        1,
-        figsize=(7.5, sum(0.3 * t + 1.2 for t in ticks)),
-        squeeze=False,
-        sharex=True,
-        height_ratios=ticks,
-        layout="constrained",
-    )
+    fig, axes = _stacked(7.5, ticks, 0.3, 1.2)
     for ax, grp in zip(axes[:, 0], shown, strict=True):
         rows = grp.seat_bias.by_strategy  # type: ignore[union-attr]
         labels, ivs = [], []
@@ -239,15 +231,7 @@ def ratings(groups: list[Group], level: int):
     if not rated:
         return None
     sizes = [len(g.rated.rated) for g in rated]  # type: ignore[union-attr]
-    fig, axes = _plt().subplots(
-        len(rated),
-        1,
-        figsize=(6.5, sum(0.45 * k + 1.4 for k in sizes)),
-        squeeze=False,
-        sharex=True,
-        height_ratios=sizes,
-        layout="constrained",
-    )
+    fig, axes = _stacked(6.5, sizes, 0.45, 1.4)
     for ax, grp in zip(axes[:, 0], rated, strict=True):
         rt = grp.rated
         assert rt is not None
@@ -301,6 +285,19 @@ def score_distributions(groups: list[Group]):
 
 
 # ----------------------------------------------------------------------------- drawing
+
+
+def _stacked(width: float, ticks: list[int], per_tick: float, per_panel: float):
+    """One panel per group, stacked, sharing the x scale, each as tall as its ticks."""
+    return _plt().subplots(
+        len(ticks),
+        1,
+        figsize=(width, sum(per_tick * t + per_panel for t in ticks)),
+        squeeze=False,
+        sharex=True,
+        height_ratios=ticks,
+        layout="constrained",
+    )
 
 
 def _errorbars(ax, positions: list[int], ivs: list[Any], *, vertical: bool) -> None:
