@@ -26,26 +26,18 @@ def test_results_readme_lists_every_run_file_and_plot() -> None:
 
 def test_quartiles_print_as_an_interval() -> None:
     from simcli.report.document import _dist_row
+    from simcli.stats.summary import Dist
+
+    def dist(**d):
+        return Dist(exact=True, **d)
 
     row = _dist_row(
         "points",
-        {"n": 9, "median": -2, "q1": -3, "q3": 0, "mean": -1.5, "sd": 2.0, "min": -9, "max": 8},
+        dist(n=9, median=-2, q1=-3, q3=0, mean=-1.5, sd=2.0, min=-9, max=8),
     )
     assert row[3] == "[-3, 0]"  # not "-3-0"
     assert (
-        _dist_row(
-            "x",
-            {
-                "n": 2,
-                "median": 1.5,
-                "q1": 1.25,
-                "q3": 1.75,
-                "mean": 1.5,
-                "sd": 0.7,
-                "min": 1,
-                "max": 2,
-            },
-        )[3]
+        _dist_row("x", dist(n=2, median=1.5, q1=1.25, q3=1.75, mean=1.5, sd=0.7, min=1, max=2))[3]
         == "[1.2, 1.8]"
     )
 

@@ -332,24 +332,61 @@ def test_gate_sizing_warns_in_validate_and_refuses_with_strict(tmp_path) -> None
 
 
 def _iv(estimate, low, high, n=10):
-    return {"estimate": estimate, "low": low, "high": high, "n": n}
+    from simcli.stats.intervals import Interval
+
+    return Interval(estimate, low, high, n, "wilson")
+
+
+def _hand_made_group(label: str):
+    """A typed report group with only what the assertions read."""
+    from simcli.stats.summary import (
+        Group,
+        GroupTerminations,
+        RatingDifference,
+        Ratings,
+        SeatBias,
+        SeatRow,
+        StrategyRow,
+    )
+
+    def seat(s, iv):
+        return SeatRow(s, f"seat {s}", 10, 0.0, iv, 0, iv)
+
+    group = Group(label, None, label, 2, {}, 10, 10, 0, 0, 10, GroupTerminations(10, 0, {}, 0), [])
+    group.strategies = [StrategyRow("a", 10, win_rate=_iv(0.7, 0.6, 0.8))]
+    diff = RatingDifference("a", "b", 50, 20, 80, 10, "wald", 0.95)
+    group.ratings = Ratings("bt", "Elo", ["b"], [], None, None, True, 10, 0, [], "", [], [diff])
+    group.seat_bias = SeatBias(
+        [seat(0, _iv(0.55, 0.45, 0.65)), seat(1, _iv(0.45, 0.35, 0.55))], 10, 10, 0, 0
+    )
+    return group
+
+
+def _hand_made_summary(labels, errors: int):
+    from simcli.stats.summary import Correction, Settings, Summary, Totals
+
+    return Summary(
+        1,
+        "simcli",
+        None,
+        "libraria",
+        None,
+        Settings("wilson", "Wilson", 0.95, 0.05, "bh", "BH", ""),
+        Totals(10, 10, errors, 0, len(labels), 2),
+        {},
+        [_hand_made_group(label) for label in labels],
+        [],
+        Correction("bh", "BH", 0, 0.05, 0, 0),
+        [],
+        [],
+        [],
+    )
 
 
 def test_each_assertion_kind_judges_a_hand_made_summary() -> None:
     from simcli.gate.asserts import KINDS, EloDiff, NoErrors, SeatBias, WinRate, check
 
-    group = {
-        "label": "base",
-        "strategies": [{"name": "a", "win_rate": _iv(0.7, 0.6, 0.8)}],
-        "ratings": {"differences": [{"a": "a", "b": "b", "estimate": 50, "low": 20, "high": 80}]},
-        "seat_bias": {
-            "seats": [
-                {"label": "seat 0", "decisive_rate": _iv(0.55, 0.45, 0.65)},
-                {"label": "seat 1", "decisive_rate": _iv(0.45, 0.35, 0.55)},
-            ]
-        },
-    }
-    summary = {"groups": [group], "totals": {"errors": 2}}
+    summary = _hand_made_summary(["base"], errors=2)
     cases = [
         (WinRate({"strategy": "a", "at_least": 0.5}), "pass"),  # 0.6..0.8 above 0.5
         (WinRate({"strategy": "a", "at_least": 0.65}), "inconclusive"),  # straddles
@@ -366,7 +403,7 @@ def test_each_assertion_kind_judges_a_hand_made_summary() -> None:
         assert verdict.status == status, (assertion, verdict)
         assert verdict.name == assertion.describe()
         assert KINDS[assertion.kind] is type(assertion)
-    two = {**summary, "groups": [group, {**group, "label": "v2"}]}
+    two = _hand_made_summary(["base", "v2"], errors=2)
     names = [v.name for v in check([SeatBias({"within": 0.2})], two)]
     assert names == ["seat_bias within ±0.2 [base]", "seat_bias within ±0.2 [v2]"]
 

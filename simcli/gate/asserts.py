@@ -12,10 +12,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from simcli.stats import wording as W
 from simcli.suggest import did_you_mean
 from simcli.yamldoc import Doc, KeyPath, check_keys, kind_of, number_at
+
+if TYPE_CHECKING:
+    from simcli.stats.intervals import Interval
+    from simcli.stats.summary import Group, Summary
 
 
 @dataclass(frozen=True)
@@ -66,16 +71,16 @@ class Assertion:
     def describe(self) -> str:
         raise NotImplementedError
 
-    def judge(self, summary: dict) -> list[Verdict]:
+    def judge(self, summary: Summary) -> list[Verdict]:
         """One verdict per report group."""
         name = self.describe()
-        groups = summary.get("groups", [])
+        groups = summary.groups
         return [
-            self.judge_group(group, name if len(groups) == 1 else f"{name} [{group['label']}]")
+            self.judge_group(group, name if len(groups) == 1 else f"{name} [{group.label}]")
             for group in groups
         ]
 
-    def judge_group(self, group: dict, label: str) -> Verdict:
+    def judge_group(self, group: Group, label: str) -> Verdict:
         raise NotImplementedError
 
 
@@ -104,17 +109,17 @@ class WinRate(Assertion):
         bound = f">= {a['at_least']:g}" if "at_least" in a else f"<= {a['at_most']:g}"
         return f"win_rate {a['strategy']} {bound}"
 
-    def judge_group(self, group: dict, label: str) -> Verdict:
+    def judge_group(self, group: Group, label: str) -> Verdict:
         a = self.args
-        row = next((r for r in group.get("strategies", []) if r["name"] == a["strategy"]), None)
-        if row is None or not row.get("win_rate"):
+        row = group.strategy(a["strategy"])
+        if row is None or row.win_rate is None:
             return Verdict(label, "inconclusive", f"{a['strategy']} played no game here")
-        iv = row["win_rate"]
+        iv = row.win_rate
         if "at_least" in a:
-            status = _judge(iv["low"], iv["high"], a["at_least"], 1.0)
+            status = _judge(iv.low, iv.high, a["at_least"], 1.0)
         else:
-            status = _judge(iv["low"], iv["high"], 0.0, a["at_most"])
-        return Verdict(label, status, f"win rate {_pct(iv)} over {iv['n']} games")
+            status = _judge(iv.low, iv.high, 0.0, a["at_most"])
+        return Verdict(label, status, f"win rate {_pct(iv)} over {iv.n} games")
 
 
 class EloDiff(Assertion):
@@ -133,16 +138,14 @@ class EloDiff(Assertion):
         a = self.args
         return f"elo_diff {a['a']} - {a['b']} >= {a['at_least']:g}"
 
-    def judge_group(self, group: dict, label: str) -> Verdict:
+    def judge_group(self, group: Group, label: str) -> Verdict:
         a = self.args
-        diffs = (group.get("ratings") or {}).get("differences", [])
-        row = next((d for d in diffs if d["a"] == a["a"] and d["b"] == a["b"]), None)
-        if row is None or row.get("estimate") is None:
+        row = group.rated.difference(a["a"], a["b"]) if group.rated else None
+        if row is None or row.estimate is None:
             return Verdict(label, "inconclusive", "no rating difference (not rated together)")
-        status = _judge(row["low"], row["high"], a["at_least"], float("inf"))
-        return Verdict(
-            label, status, f"{row['estimate']:+.0f} [{row['low']:+.0f}, {row['high']:+.0f}] Elo"
-        )
+        status = _judge(row.low, row.high, a["at_least"], float("inf"))
+        bounds = f"[{W.signed(row.low)}, {W.signed(row.high)}]"
+        return Verdict(label, status, f"{W.signed(row.estimate)} {bounds} Elo")
 
 
 class SeatBias(Assertion):
@@ -159,18 +162,18 @@ class SeatBias(Assertion):
     def describe(self) -> str:
         return f"seat_bias within ±{self.args['within']:g}"
 
-    def judge_group(self, group: dict, label: str) -> Verdict:
-        seats = (group.get("seat_bias") or {}).get("seats", [])
+    def judge_group(self, group: Group, label: str) -> Verdict:
+        seats = group.seat_bias.seats if group.seat_bias else []
         if not seats:
             return Verdict(label, "inconclusive", "no seat statistics in this group")
         fair = 1.0 / len(seats)
         within = self.args["within"]
         statuses, parts = [], []
         for seat in seats:
-            iv = seat.get("decisive_rate") or {}
-            statuses.append(_judge(iv.get("low"), iv.get("high"), fair - within, fair + within))
-            if iv.get("estimate") is not None:
-                parts.append(f"{seat['label']} {_pct(iv)}")
+            iv = seat.decisive_rate
+            statuses.append(_judge(iv.low, iv.high, fair - within, fair + within))
+            if iv.estimate is not None:
+                parts.append(f"{seat.label} {_pct(iv)}")
         if "fail" in statuses:
             status = "fail"
         elif all(s == "pass" for s in statuses):
@@ -189,8 +192,8 @@ class NoErrors(Assertion):
     def describe(self) -> str:
         return "no_errors"
 
-    def judge(self, summary: dict) -> list[Verdict]:
-        errors = summary.get("totals", {}).get("errors", 0)
+    def judge(self, summary: Summary) -> list[Verdict]:
+        errors = summary.totals.errors
         status = "pass" if errors == 0 else "fail"
         return [Verdict(self.describe(), status, f"{errors} game(s) ended in error")]
 
@@ -204,8 +207,8 @@ class NoForfeits(Assertion):
     def describe(self) -> str:
         return "no_forfeits"
 
-    def judge(self, summary: dict) -> list[Verdict]:
-        by_strategy = summary.get("forfeits") or {}
+    def judge(self, summary: Summary) -> list[Verdict]:
+        by_strategy = summary.forfeits
         total = sum(sum(kinds.values()) for kinds in by_strategy.values())
         detail = f"{total} game(s) forfeited"
         if total:
@@ -275,11 +278,11 @@ def _judge(low: float | None, high: float | None, ok_low: float, ok_high: float)
     return "inconclusive"
 
 
-def _pct(iv: dict) -> str:
-    return f"{iv['estimate']:.1%} [{iv['low']:.1%}, {iv['high']:.1%}]"
+def _pct(iv: Interval) -> str:
+    return f"{iv.estimate:.1%} [{iv.low:.1%}, {iv.high:.1%}]"
 
 
-def check(assertions: list[Assertion], summary: dict) -> list[Verdict]:
+def check(assertions: list[Assertion], summary: Summary) -> list[Verdict]:
     """Every assertion judged on ``summary`` (the report's summary, in memory)."""
     return [verdict for assertion in assertions for verdict in assertion.judge(summary)]
 
@@ -294,7 +297,7 @@ def from_stored(items: list[Any] | None) -> list[Assertion]:
 
 
 def report_assertions(
-    assertions: list[Assertion], summary: dict, junit: str | None, echo: Callable[[str], Any]
+    assertions: list[Assertion], summary: Summary, junit: str | None, echo: Callable[[str], Any]
 ) -> bool:
     """Check, print one line each, write JUnit if asked; True if any assertion failed."""
     if not assertions:

@@ -13,6 +13,7 @@ from simcli.report.io import ReportError, strategy_order
 from simcli.report.render import FORMATS, render
 from simcli.stats.aggregate import DEFAULT_MAX_PENDING, Aggregator
 from simcli.stats.analysis import summarize
+from simcli.stats.summary import PlotFile, Summary
 
 log = logging.getLogger(__name__)
 
@@ -36,13 +37,19 @@ def build_summary(
     correction: str = "bh",
     max_pending: int = DEFAULT_MAX_PENDING,
     validate: bool = True,
-) -> dict:
-    """Stream ``records`` once and return the summary dict (``summary.json`` content).
+    natural: bool = True,
+) -> Summary:
+    """Stream ``records`` once and return the summary (``summary.json`` is its
+    ``to_dict()``).
 
     ``validate=False`` skips the per-record check when the records come from
-    :func:`simcli.records.read_records`, which already checked them."""
+    :func:`simcli.records.read_records`, which already checked them. ``natural``: replay
+    the first games of each group for their length in the game's natural unit (rounds,
+    turns; :func:`natural_length`)."""
     agg = Aggregator(
-        strategy_order=strategy_order(dict(run_info) if run_info else None), max_pending=max_pending
+        strategy_order=strategy_order(dict(run_info) if run_info else None),
+        max_pending=max_pending,
+        natural_length=natural_length if natural else None,
     )
     for rec in records:
         agg.add(rec, validate=validate)  # type: ignore[arg-type]
@@ -57,12 +64,27 @@ def build_summary(
     )
 
 
+def natural_length(record: dict) -> tuple[str, float] | None:
+    """The recorded game's length in its game's natural unit: the first figure of
+    :meth:`simcli.game.Game.facts` of the replayed game (e.g. ``("rounds", 9)``), or
+    ``None`` when the game declares none (or the record cannot be replayed here)."""
+    from simcli.table import replayed_facts
+
+    try:
+        figures = replayed_facts(record).game
+    except Exception:  # noqa: BLE001 - a record that does not replay here has no length
+        return None
+    for unit, value in figures.items():
+        return unit, float(value)
+    return None
+
+
 @dataclass
 class Report:
-    """A report just written: its summary (``summary.json`` content, in memory) and its
-    text in the requested print format."""
+    """A report just written: its summary (typed, in memory; ``summary.json`` is its
+    ``to_dict()``) and its text in the requested print format."""
 
-    summary: dict
+    summary: Summary
     text: str
 
 
@@ -120,10 +142,10 @@ def produce_report(
         raise ReportError(
             f"{out}: cannot create the report folder ({exc.strerror or exc})"
         ) from exc
-    summary["plots"] = []
+    summary.plots = []
     if plots:
         try:
-            summary["plots"] = make_plots_safe(summary, out)
+            summary.plots = make_plots_safe(summary, out)
         except OSError as exc:
             raise ReportError(f"{out}: cannot write plots ({exc.strerror or exc})") from exc
     wanted = dict.fromkeys(["json", "markdown", *formats])
@@ -132,7 +154,7 @@ def produce_report(
     return Report(summary, render(summary, print_format, detail=print_format != "text"))
 
 
-def make_plots_safe(summary: dict, out: Path) -> list[dict]:
+def make_plots_safe(summary: Summary, out: Path) -> list[PlotFile]:
     """Plots, where a plotting failure becomes a note instead of losing the report."""
     from simcli.report.plots import make_plots
 
@@ -142,7 +164,7 @@ def make_plots_safe(summary: dict, out: Path) -> list[dict]:
         raise
     except Exception as exc:  # noqa: BLE001 - a plot bug must not lose a long run's report
         log.warning("plots failed: %s", exc)
-        summary["notes"].append(f"plots could not be drawn: {type(exc).__name__}: {exc}")
+        summary.notes.append(f"plots could not be drawn: {type(exc).__name__}: {exc}")
         return []
 
 

@@ -1,24 +1,39 @@
 """PNG plots of the summary (matplotlib, imported lazily, headless Agg backend).
 
-:func:`make_plots` writes the PNG files into ``out_dir/plots/`` and returns
-``[{"file": "plots/<name>.png", "title": text}, ...]``: paths relative to ``out_dir``, so
-``report.md`` (in ``out_dir``) can link them.
+:func:`make_plots` writes the PNG files into ``out_dir/plots/`` and returns the
+:class:`~simcli.stats.summary.PlotFile` list (``file`` relative to ``out_dir``), so
+``report.md`` (in ``out_dir``) can link them. Each plot is built by a function that
+returns the figure (or ``None`` when the summary has nothing for it to show), so that a
+test can render it and measure it. Every plot keeps its titles inside the figure (long
+labels wrap), gives every point its own labelled tick, and shares the scale of panels
+that are compared (variants, groups).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+
+from simcli.stats.intervals import Interval
+from simcli.stats.summary import Group, Histogram, PlotFile, Summary
 
 MAX_GROUP_PLOTS = 12
 PLOT_DIR = "plots"
 OUR_FILES = (
     "winrate_matrix_*.png",
-    "seat_bias_variants.png",
+    "seat_balance.png",
     "seat_bias_strategies.png",
     "ratings.png",
     "score_distributions.png",
 )
+#: Files earlier versions wrote; removed with the stale plots of a folder.
+FORMER_FILES = ("seat_bias_variants.png",)
+#: Most bins of a drawn score distribution (integer points are grouped beyond it).
+MAX_BINS = 30
+#: Characters per inch of a title at the default title size (wrap below this).
+CHARS_PER_INCH = 8.5
 
 
 def _plt():
@@ -34,195 +49,292 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("_") or "group"
 
 
-def _err(iv: dict) -> tuple[float, float, float] | None:
-    if not iv or iv.get("estimate") is None:
+def _err(iv: Any) -> tuple[float, float, float] | None:
+    """``(estimate, below, above)`` of an interval-like value (errorbar lengths)."""
+    if iv is None or iv.estimate is None:
         return None
-    est = iv["estimate"]
-    lo = iv.get("low") if iv.get("low") is not None else est
-    hi = iv.get("high") if iv.get("high") is not None else est
+    est = iv.estimate
+    lo = iv.low if iv.low is not None else est
+    hi = iv.high if iv.high is not None else est
     return est, est - lo, hi - est
 
 
-def make_plots(summary: dict, out_dir: Path) -> list[dict]:
+def wrap(text: str, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` characters, broken after spaces, commas
+    and equal signs (option names have no spaces), a longer word cut."""
+    lines: list[str] = []
+    line = ""
+    for token in re.split(r"(?<=[ ,=])", text):
+        if len(line) + len(token.rstrip()) > width and line:
+            lines.append(line.rstrip())
+            line = ""
+        while len(token) > width:
+            lines.append(token[:width])
+            token = token[width:]
+        line += token
+    if line.strip():
+        lines.append(line.rstrip())
+    return lines
+
+
+def _title(ax, text: str, width_in: float, **kw: Any) -> None:
+    """A title wrapped to the width of its panel, so that it is never cut off."""
+    width = max(12, int(width_in * CHARS_PER_INCH))
+    ax.set_title("\n".join(wrap(text, width)), **kw)
+
+
+def _panel_width(fig, ncols: int) -> float:
+    return fig.get_size_inches()[0] / ncols
+
+
+def make_plots(summary: Summary, out_dir: Path) -> list[PlotFile]:
     plt = _plt()
     plot_dir = Path(out_dir) / PLOT_DIR
     plot_dir.mkdir(parents=True, exist_ok=True)
-    for pattern in OUR_FILES:  # plots of an earlier report of this folder
+    for pattern in OUR_FILES + FORMER_FILES:  # plots of an earlier report of this folder
         for stale in plot_dir.glob(pattern):
             stale.unlink()
-    files: list[dict] = []
-    groups = summary["groups"][:MAX_GROUP_PLOTS]
-
-    def save(fig, name: str, title: str) -> None:
+    files: list[PlotFile] = []
+    for name, title, build in plot_builders(summary):
+        fig = build()
+        if fig is None:
+            continue
         fig.savefig(plot_dir / name, dpi=100)
         plt.close(fig)
-        files.append({"file": f"{PLOT_DIR}/{name}", "title": title})
-
-    multi_groups = len(summary["groups"]) > 1
-    level = round(100 * summary["settings"]["confidence"])
-    # 1. win-rate matrix heatmaps
-    for grp in groups:
-        pw = grp.get("pairwise")
-        if not pw or len(pw["names"]) < 2:
-            continue
-        names = pw["names"]
-        k = len(names)
-        import numpy as np
-
-        mat = np.full((k, k), np.nan)
-        cells = {(c["row"], c["col"]): c for c in pw["cells"]}
-        for i, a in enumerate(names):
-            for j, b in enumerate(names):
-                c = cells.get((a, b))
-                if c and c["rate"].get("estimate") is not None:
-                    mat[i, j] = c["rate"]["estimate"]
-        size = max(4.0, 0.9 * k + 2.5)
-        fig, ax = plt.subplots(figsize=(size, size * 0.85), layout="constrained")
-        im = ax.imshow(np.ma.masked_invalid(mat), cmap="RdBu", vmin=0, vmax=1)
-        ax.set_xticks(range(k), names, rotation=45, ha="right")
-        ax.set_yticks(range(k), names)
-        for i in range(k):
-            for j in range(k):
-                if not np.isnan(mat[i, j]):
-                    ax.text(
-                        j,
-                        i,
-                        f"{100 * mat[i, j]:.0f}%",
-                        ha="center",
-                        va="center",
-                        fontsize=9,
-                        color="black",
-                    )
-        fig.colorbar(im, ax=ax, label="row's score against column")
-        title = f"Score matrix: {grp['label']}" if multi_groups else "Score matrix"
-        ax.set_title(title)
-        ax.set_xlabel("column (opponent)")
-        ax.set_ylabel("row")
-        save(fig, f"winrate_matrix_{_slug(grp['id'])}.png", title)
-    # 2. seat win rates per variant (group)
-    seat_groups = [g for g in groups if g.get("seat_bias")]
-    if seat_groups:
-        fig, ax = plt.subplots(
-            figsize=(max(5.0, 1.2 * len(seat_groups) + 3), 4), layout="constrained"
-        )
-        max_seats = max(g["players"] for g in seat_groups)
-        width = 0.8 / max_seats
-        for s in range(max_seats):
-            xs, ys, lo, hi = [], [], [], []
-            for i, grp in enumerate(seat_groups):
-                if s >= grp["players"]:
-                    continue
-                e = _err(grp["seat_bias"]["seats"][s]["decisive_rate"])
-                if e is None:
-                    continue
-                xs.append(i + (s - (max_seats - 1) / 2) * width)
-                ys.append(e[0])
-                lo.append(e[1])
-                hi.append(e[2])
-            ax.errorbar(xs, ys, yerr=[lo, hi], fmt="o", capsize=3, label=f"seat {s}")
-        for grp_i, grp in enumerate(seat_groups):
-            ax.hlines(
-                1 / grp["players"], grp_i - 0.45, grp_i + 0.45, colors="grey", linestyles="dotted"
-            )
-        rotate = len(seat_groups) > 3
-        ax.set_xticks(
-            range(len(seat_groups)),
-            [g["label"] for g in seat_groups],
-            rotation=30 if rotate else 0,
-            ha="right" if rotate else "center",
-        )
-        ax.set_ylabel("share of decisive games won")
-        ax.set_title(f"Seat win rates ({level}% intervals; dotted: no seat effect)")
-        ax.legend(fontsize=8)
-        save(fig, "seat_bias_variants.png", "Seat win rates per variant")
-    # 3. seat win rates per strategy
-    strat_groups = [g for g in seat_groups if g["seat_bias"]["by_strategy"]]
-    if strat_groups:
-        fig, axes = plt.subplots(
-            len(strat_groups),
-            1,
-            figsize=(7, 3.2 * len(strat_groups)),
-            squeeze=False,
-            layout="constrained",
-        )
-        for ax, grp in zip(axes[:, 0], strat_groups, strict=True):
-            rows = grp["seat_bias"]["by_strategy"]
-            n = grp["players"]
-            width = 0.8 / n
-            for s in range(n):
-                xs, ys, lo, hi = [], [], [], []
-                for i, row in enumerate(rows):
-                    e = _err(row["seats"][s]["rate"])
-                    if e is None:
-                        continue
-                    xs.append(i + (s - (n - 1) / 2) * width)
-                    ys.append(e[0])
-                    lo.append(e[1])
-                    hi.append(e[2])
-                ax.errorbar(xs, ys, yerr=[lo, hi], fmt="o", capsize=3, label=f"seat {s}")
-            ax.set_xticks(
-                range(len(rows)), [f"{r['strategy']}\n({r['source']})" for r in rows], fontsize=8
-            )
-            ax.set_ylabel("decisive games won")
-            ax.set_title(f"Seat win rates by strategy: {grp['label']}")
-            ax.legend(fontsize=8)
-        save(fig, "seat_bias_strategies.png", "Seat win rates per strategy")
-    # 4. ratings
-    rated = [g for g in groups if g.get("ratings") and g["ratings"].get("ratings")]
-    rated = [g for g in rated if sum(r["elo"] is not None for r in g["ratings"]["ratings"]) > 1]
-    if rated:
-        fig, axes = plt.subplots(
-            len(rated),
-            1,
-            figsize=(
-                6.5,
-                0.45 * sum(len(g["ratings"]["ratings"]) for g in rated) + 1.6 * len(rated),
-            ),
-            squeeze=False,
-            layout="constrained",
-        )
-        for ax, grp in zip(axes[:, 0], rated, strict=True):
-            rows = [r for r in grp["ratings"]["ratings"] if r["elo"] is not None]
-            ys = range(len(rows))
-            est = [r["elo"] for r in rows]
-            lo = [r["elo"] - (r["low"] if r["low"] is not None else r["elo"]) for r in rows]
-            hi = [(r["high"] if r["high"] is not None else r["elo"]) - r["elo"] for r in rows]
-            ax.errorbar(est, list(ys), xerr=[lo, hi], fmt="o", capsize=3)
-            ax.set_yticks(list(ys), [r["name"] for r in rows])
-            ax.axvline(0, color="grey", lw=0.8, ls="dotted")
-            ax.set_xlabel(f"Elo (anchor {', '.join(grp['ratings']['anchors'])} = 0)")
-            ax.set_title(f"Ratings with {level}% intervals: {grp['label']}")
-        save(fig, "ratings.png", "Ratings with intervals")
-    # 5. score distributions
-    scored = [g for g in groups if any(st["points"]["n"] for st in g["strategies"])]
-    if scored:
-        fig, axes = plt.subplots(
-            len(scored), 1, figsize=(7, 3.2 * len(scored)), squeeze=False, layout="constrained"
-        )
-        for ax, grp in zip(axes[:, 0], scored, strict=True):
-            for st in grp["strategies"]:
-                h = st["points"].get("histogram") or {}
-                if not h.get("values"):
-                    continue
-                total = sum(h["counts"])
-                width = h.get("width") or 1.0
-                xs = list(h["values"])
-                ys = [c / total for c in h["counts"]]
-                integral = all(float(x).is_integer() for x in xs)
-                if not h.get("binned") and integral and xs[-1] - xs[0] <= 200:
-                    # complete the integer range so that missing values show as 0
-                    full = dict(zip(xs, ys, strict=True))
-                    xs = list(range(int(xs[0]), int(xs[-1]) + 1))
-                    ys = [full.get(x, 0.0) for x in xs]
-                    edges = [x - 0.5 for x in xs] + [xs[-1] + 0.5]
-                    ax.stairs(ys, edges, label=st["name"])
-                elif h.get("binned"):
-                    ax.stairs(ys, xs + [xs[-1] + width], label=st["name"])
-                else:
-                    ax.plot(xs, ys, marker="o", ms=3, label=st["name"])
-            ax.set_xlabel("points per game")
-            ax.set_ylabel("share of games")
-            ax.set_title(f"Score distribution: {grp['label']}")
-            ax.legend(fontsize=8)
-        save(fig, "score_distributions.png", "Score distributions")
+        files.append(PlotFile(f"{PLOT_DIR}/{name}", title))
     return files
+
+
+def plot_builders(summary: Summary) -> list[tuple[str, str, Callable[[], Any]]]:
+    """``(file name, title, build)`` of every plot the summary may have; ``build()``
+    returns the figure, or ``None`` when there is nothing to show."""
+    groups = summary.groups[:MAX_GROUP_PLOTS]
+    level = round(100 * summary.settings.confidence)
+    multi = len(summary.groups) > 1
+    out: list[tuple[str, str, Callable[[], Any]]] = []
+    for grp in groups:
+        title = f"Score matrix: {grp.label}" if multi else "Score matrix"
+        out.append(
+            (
+                f"winrate_matrix_{_slug(grp.id)}.png",
+                title,
+                lambda grp=grp, title=title: score_matrix(grp, title),
+            )
+        )
+    out += [
+        ("seat_balance.png", "Seat balance", lambda: seat_balance(groups, level)),
+        (
+            "seat_bias_strategies.png",
+            "Seat win rates per strategy",
+            lambda: seat_strategies(groups),
+        ),
+        ("ratings.png", "Ratings with intervals", lambda: ratings(groups, level)),
+        ("score_distributions.png", "Score distributions", lambda: score_distributions(groups)),
+    ]
+    return out
+
+
+# ----------------------------------------------------------------------------- the plots
+
+
+def score_matrix(grp: Group, title: str):
+    """Heatmap of the pairwise score rates (row against column)."""
+    pw = grp.pairwise
+    if pw is None or len(pw.names) < 2:
+        return None
+    import numpy as np
+
+    names = pw.names
+    k = len(names)
+    mat = np.full((k, k), np.nan)
+    for i, a in enumerate(names):
+        for j, b in enumerate(names):
+            c = pw.cell(a, b)
+            if c and c.rate.estimate is not None:
+                mat[i, j] = c.rate.estimate
+    size = max(5.0, 0.9 * k + 3.0)
+    fig, ax = _plt().subplots(figsize=(size, size * 0.85), layout="constrained")
+    im = ax.imshow(np.ma.masked_invalid(mat), cmap="RdBu", vmin=0, vmax=1)
+    ax.set_xticks(range(k), names, rotation=45, ha="right")
+    ax.set_yticks(range(k), names)
+    for i in range(k):
+        for j in range(k):
+            if not np.isnan(mat[i, j]):
+                ax.text(j, i, f"{100 * mat[i, j]:.0f}%", ha="center", va="center", fontsize=9)
+    fig.colorbar(im, ax=ax, label="row's score against column")
+    _title(ax, title, size * 0.7)
+    ax.set_xlabel("column (opponent)")
+    ax.set_ylabel("row")
+    return fig
+
+
+def seat_balance(groups: list[Group], level: int):
+    """Per group (variant) and seat: share of the decisive games won and mean points,
+    one column per group, the same y scale in each row."""
+    seated = [g for g in groups if g.seat_bias and g.seat_bias.seats]
+    if not seated:
+        return None
+    n = len(seated)
+    width = max(5.0, 1.2 + 2.2 * n)
+    fig, axes = _plt().subplots(
+        2, n, figsize=(width, 6.4), squeeze=False, sharey="row", layout="constrained"
+    )
+    for col, grp in enumerate(seated):
+        seats = grp.seat_bias.seats  # type: ignore[union-attr]
+        xs = list(range(len(seats)))
+        labels = [seat.label for seat in seats]
+        rows = (
+            ([seat.decisive_rate for seat in seats], "share of decisive games won"),
+            ([seat.points.interval if seat.points else None for seat in seats], "mean points"),
+        )
+        for row, (ivs, ylabel) in enumerate(rows):
+            ax = axes[row, col]
+            _errorbars(ax, xs, ivs, vertical=True)
+            ax.set_xticks(xs, labels)
+            ax.set_xlim(-0.6, len(seats) - 0.4)
+            if col == 0:
+                ax.set_ylabel(ylabel)
+        axes[0, col].axhline(1 / grp.players, color="grey", lw=0.8, ls="dotted")
+        _title(axes[0, col], grp.variant or grp.label, _panel_width(fig, n), fontsize=10)
+    fig.suptitle(f"Seat balance ({level}% intervals; dotted: a fair share)")
+    return fig
+
+
+def seat_strategies(groups: list[Group]):
+    """Per strategy and seat: its share of its decisive games won (one tick per strategy
+    and seat), the same x scale for every group."""
+    shown = [g for g in groups if g.seat_bias and len(g.seat_bias.by_strategy) > 1]
+    if not shown:
+        return None
+    ticks = [len(g.seat_bias.by_strategy) * g.players for g in shown]  # type: ignore[union-attr]
+    fig, axes = _stacked(7.5, ticks, 0.3, 1.2)
+    for ax, grp in zip(axes[:, 0], shown, strict=True):
+        rows = grp.seat_bias.by_strategy  # type: ignore[union-attr]
+        labels, ivs = [], []
+        for r in rows:
+            for seat in r.seats:
+                labels.append(f"{r.strategy} ({r.source}), seat {seat.seat}")
+                ivs.append(seat.rate)
+        ys = list(range(len(labels)))
+        _errorbars(ax, ys, ivs, vertical=False)
+        ax.set_yticks(ys, labels, fontsize=8)
+        ax.invert_yaxis()
+        ax.set_xlim(0, 1)
+        _title(ax, f"Seat win rates by strategy: {grp.label}", 7.5, fontsize=10)
+    axes[-1, 0].set_xlabel("share of its decisive games won")
+    return fig
+
+
+def ratings(groups: list[Group], level: int):
+    """Ratings with intervals, the same Elo scale for every group."""
+    rated = [g for g in groups if g.rated and len(g.rated.rated) > 1]
+    if not rated:
+        return None
+    sizes = [len(g.rated.rated) for g in rated]  # type: ignore[union-attr]
+    fig, axes = _stacked(6.5, sizes, 0.45, 1.4)
+    for ax, grp in zip(axes[:, 0], rated, strict=True):
+        rt = grp.rated
+        assert rt is not None
+        rows = rt.rated
+        ys = list(range(len(rows)))
+        spans = [Interval(r.elo, r.low, r.high, rt.games, "wald") for r in rows]
+        _errorbars(ax, ys, spans, vertical=False)
+        ax.set_yticks(ys, [r.name for r in rows])
+        ax.invert_yaxis()
+        ax.axvline(0, color="grey", lw=0.8, ls="dotted")
+        _title(ax, f"Ratings with {level}% intervals: {grp.label}", 6.5, fontsize=10)
+        ax.set_xlabel(f"Elo (anchor {', '.join(rt.anchors)} = 0)")
+    return fig
+
+
+def score_distributions(groups: list[Group]):
+    """Points per game overlaid per strategy and (two or more seats) per seat, one row
+    per group, the same x scale everywhere."""
+    shown = [g for g in groups if any(st.points and st.points.n for st in g.strategies)][:6]
+    if not shown:
+        return None
+    ncols = 2 if any(g.players > 1 for g in shown) else 1
+    width = 5.0 * ncols + 0.5
+    fig, axes = _plt().subplots(
+        len(shown),
+        ncols,
+        figsize=(width, 3.0 * len(shown) + 0.4),
+        squeeze=False,
+        sharex=True,
+        layout="constrained",
+    )
+    for row, grp in enumerate(shown):
+        ax = axes[row, 0]
+        for st in grp.strategies:
+            _stairs(ax, st.points.histogram if st.points else None, st.name)
+        _title(ax, f"{grp.label}: by strategy", _panel_width(fig, ncols), fontsize=10)
+        ax.set_ylabel("share of games")
+        ax.legend(fontsize=8)
+        if ncols == 2:
+            ax = axes[row, 1]
+            if grp.seat_bias:
+                for seat in grp.seat_bias.seats:
+                    _stairs(ax, seat.points.histogram if seat.points else None, seat.label)
+                _title(ax, f"{grp.label}: by seat", _panel_width(fig, ncols), fontsize=10)
+                ax.legend(fontsize=8)
+            else:
+                ax.set_axis_off()
+    for ax in axes[-1, :]:
+        ax.set_xlabel("points per game")
+    return fig
+
+
+# ----------------------------------------------------------------------------- drawing
+
+
+def _stacked(width: float, ticks: list[int], per_tick: float, per_panel: float):
+    """One panel per group, stacked, sharing the x scale, each as tall as its ticks."""
+    return _plt().subplots(
+        len(ticks),
+        1,
+        figsize=(width, sum(per_tick * t + per_panel for t in ticks)),
+        squeeze=False,
+        sharex=True,
+        height_ratios=ticks,
+        layout="constrained",
+    )
+
+
+def _errorbars(ax, positions: list[int], ivs: list[Any], *, vertical: bool) -> None:
+    """One point with its interval per position (positions without a value skipped)."""
+    pos, est, lo, hi = [], [], [], []
+    for p, iv in zip(positions, ivs, strict=True):
+        e = _err(iv)
+        if e is None:
+            continue
+        pos.append(p)
+        est.append(e[0])
+        lo.append(e[1])
+        hi.append(e[2])
+    if vertical:
+        ax.errorbar(pos, est, yerr=[lo, hi], fmt="o", capsize=3)
+    else:
+        ax.errorbar(est, pos, xerr=[lo, hi], fmt="o", capsize=3)
+
+
+def _stairs(ax, h: Histogram | None, label: str) -> None:
+    """A histogram as a step line of shares (integer values: every value in range)."""
+    if h is None or not h.values:
+        return
+    total = sum(h.counts)
+    xs = list(h.values)
+    ys = [c / total for c in h.counts]
+    if h.binned:
+        ax.stairs(ys, xs + [xs[-1] + (h.width or 1.0)], label=label)
+        return
+    if all(float(x).is_integer() for x in xs) and xs[-1] - xs[0] <= 2000:
+        # integers: every value in range, in bins of `step` values (at most 30 bins)
+        lo, hi = int(xs[0]), int(xs[-1])
+        step = max(1, -(-(hi - lo + 1) // MAX_BINS))
+        bins = [0.0] * (-(-(hi - lo + 1) // step))
+        for x, y in zip(xs, ys, strict=True):
+            bins[(int(x) - lo) // step] += y
+        edges = [lo - 0.5 + i * step for i in range(len(bins) + 1)]
+        ax.stairs(bins, edges, label=label)
+        return
+    ax.plot(xs, ys, marker="o", ms=3, label=label)

@@ -6,14 +6,16 @@ import csv
 import io
 import json
 import textwrap
-from typing import Any
+from typing import Any, NamedTuple
 
 from simcli.report.document import Bullets, Document, Heading, Image, Para, Table, build_document
+from simcli.stats.intervals import Interval
+from simcli.stats.summary import Group, SeatBias, Summary, TestEntry
 
 FORMATS = ("text", "markdown", "json", "csv")
 
 
-def render(summary: dict, fmt: str, *, detail: bool = True) -> str:
+def render(summary: Summary, fmt: str, *, detail: bool = True) -> str:
     """``summary`` in one of :data:`FORMATS`."""
     if fmt == "json":
         return to_json(summary)
@@ -26,8 +28,8 @@ def render(summary: dict, fmt: str, *, detail: bool = True) -> str:
     raise ValueError(f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
 
 
-def to_json(summary: dict) -> str:
-    return json.dumps(summary, indent=2, allow_nan=False, ensure_ascii=False) + "\n"
+def to_json(summary: Summary) -> str:
+    return json.dumps(summary.to_dict(), indent=2, allow_nan=False, ensure_ascii=False) + "\n"
 
 
 # ----------------------------------------------------------------------------- text
@@ -128,184 +130,179 @@ CSV_COLUMNS = [
 ]
 
 
-def csv_rows(summary: dict) -> list[dict[str, Any]]:
-    """The summary as long-format rows (one statistic per row)."""
-    rows: list[dict[str, Any]] = []
+class _Span(NamedTuple):
+    """An estimate with bounds that is not an :class:`Interval` (means, Elo)."""
+
+    estimate: float | None
+    low: float | None
+    high: float | None
+    n: float | None = None
+    note: str | None = None
+
+
+class _Rows:
+    """The CSV rows under construction, one statistic per row."""
+
+    def __init__(self) -> None:
+        self.rows: list[dict[str, Any]] = []
 
     def add(
-        section,
-        grp,
-        statistic,
+        self,
+        section: str,
+        grp: Group | None,
+        statistic: str,
         *,
-        strategy=None,
-        opponent=None,
-        seat=None,
-        iv=None,
-        estimate=None,
-        n=None,
-        test=None,
-        note=None,
-    ):
-        row = {
-            "section": section,
-            "group": grp["label"] if grp else None,
-            "variant": grp.get("variant") if grp else None,
-            "players": grp.get("players") if grp else None,
-            "strategy": strategy,
-            "opponent": opponent,
-            "seat": seat,
-            "statistic": statistic,
-            "estimate": estimate,
-            "low": None,
-            "high": None,
-            "n": n,
-            "p_value": None,
-            "p_adjusted": None,
-            "note": note,
-        }
+        strategy: str | None = None,
+        opponent: str | None = None,
+        seat: int | None = None,
+        iv: Interval | _Span | None = None,
+        estimate: Any = None,
+        n: float | None = None,
+        test: TestEntry | None = None,
+        note: str | None = None,
+    ) -> None:
+        row = dict.fromkeys(CSV_COLUMNS)
+        row.update(
+            section=section,
+            group=grp.label if grp else None,
+            variant=grp.variant if grp else None,
+            players=grp.players if grp else None,
+            strategy=strategy,
+            opponent=opponent,
+            seat=seat,
+            statistic=statistic,
+            estimate=estimate,
+            n=n,
+            note=note,
+        )
         if iv is not None:
-            row.update(estimate=iv.get("estimate"), low=iv.get("low"), high=iv.get("high"))
-            row["n"] = iv.get("n") if n is None else n
-            row["note"] = row["note"] or iv.get("note")
+            row.update(estimate=iv.estimate, low=iv.low, high=iv.high)
+            row["n"] = iv.n if n is None else n
+            row["note"] = row["note"] or iv.note
         if test is not None:
             row.update(
-                estimate=test.get("statistic") if estimate is None else estimate,
-                p_value=test.get("p_value"),
-                p_adjusted=test.get("p_adjusted"),
-                n=test.get("n"),
+                estimate=test.statistic if estimate is None else estimate,
+                p_value=test.p_value,
+                p_adjusted=test.p_adjusted,
+                n=test.n,
                 note=note
-                or test.get("note")
-                or (None if test.get("in_family", True) else "descriptive (not corrected)"),
+                or test.note
+                or (None if test.in_family else "descriptive (not corrected)"),
             )
-        rows.append(row)
+        self.rows.append(row)
 
-    for grp in summary["groups"]:
-        add("group", grp, "games", estimate=grp["games"])
-        add("group", grp, "errors", estimate=grp["errors"])
-        t = grp["terminations"]
-        add("terminations", grp, "normal", estimate=t["normal"])
-        add("terminations", grp, "move_limit", estimate=t["move_limit"])
-        for kind, c in t["forfeit"].items():
-            add("terminations", grp, f"forfeit:{kind}", estimate=c)
-        for st in grp["strategies"]:
-            nm = st["name"]
-            add("strategy", grp, "games", strategy=nm, estimate=st["games"])
-            if "win_rate" in st:
-                add("strategy", grp, "win_rate", strategy=nm, iv=st["win_rate"])
-                add("strategy", grp, "score_rate", strategy=nm, iv=st["score_rate"])
-                add("strategy", grp, "draws", strategy=nm, estimate=st["draws"])
-            if "success_rate" in st:
-                add("strategy", grp, "success_rate", strategy=nm, iv=st["success_rate"])
-            p = st["points"]
-            add(
-                "strategy",
-                grp,
-                "mean_points",
-                strategy=nm,
-                n=p["n"],
-                note=p.get("note"),
-                iv={"estimate": p["mean"], "low": p["low"], "high": p["high"]},
-            )
-            for q in ("median", "q1", "q3"):
-                add("strategy", grp, f"points_{q}", strategy=nm, estimate=p[q], n=p["n"])
-            add(
-                "strategy",
-                grp,
-                "length_median",
-                strategy=nm,
-                estimate=st["length"]["median"],
-                n=st["length"]["n"],
-            )
-            for key, value in st["terminations"].items():
-                if isinstance(value, dict):
-                    for kind, c in value.items():
-                        add("terminations", grp, f"{key}:{kind}", strategy=nm, estimate=c)
-                else:
-                    add("terminations", grp, key, strategy=nm, estimate=value)
-        for key in ("length", "margin"):
-            d = grp.get(key)
+
+def csv_rows(summary: Summary) -> list[dict[str, Any]]:
+    """The summary as long-format rows (one statistic per row)."""
+    out = _Rows()
+    for grp in summary.groups:
+        _csv_group(out, grp)
+        _csv_strategies(out, grp)
+        if grp.natural_length:
+            nat = grp.natural_length
+            for q in ("median", "q1", "q3", "mean"):
+                stat = f"length_{nat.unit}_{q}"
+                out.add("distribution", grp, stat, estimate=getattr(nat.length, q), n=nat.length.n)
+        for key, d in (("length", grp.length), ("margin", grp.margin)):
             if d:
                 for q in ("median", "q1", "q3", "mean"):
-                    add("distribution", grp, f"{key}_{q}", estimate=d[q], n=d["n"])
-        pw = grp.get("pairwise")
-        if pw:
-            for c in pw["cells"]:
-                add(
-                    "pairwise",
-                    grp,
-                    f"{pw['kind']} rate",
-                    strategy=c["row"],
-                    opponent=c["col"],
-                    iv=c["rate"],
-                )
-        rt = grp.get("ratings")
-        if rt and rt.get("ratings"):
-            for r in rt["ratings"]:
-                add(
-                    "ratings",
-                    grp,
-                    "elo",
-                    strategy=r["name"],
-                    note=r.get("note"),
-                    iv={"estimate": r["elo"], "low": r["low"], "high": r["high"], "n": rt["games"]},
-                )
-        sb = grp.get("seat_bias")
-        if sb:
-            for seat in sb["seats"]:
-                add("seat", grp, "win_rate", seat=seat["seat"], iv=seat["win_rate"])
-                add("seat", grp, "decisive_rate", seat=seat["seat"], iv=seat["decisive_rate"])
-            if sb.get("headline"):
-                add("seat", grp, "headline_seat_test", test=sb["headline"])
-            add("seat", grp, "seat_test", test=sb["test"])
-            if sb.get("stratified"):
-                add("seat", grp, "stratified_seat_test", test=sb["stratified"]["test"])
-            if sb.get("pairs") and sb["pairs"].get("test"):
-                add("seat", grp, "pair_test", test=sb["pairs"]["test"])
-            if sb.get("model"):
-                for eff in sb["model"]["seat_effects"] or []:
-                    add(
-                        "seat",
-                        grp,
-                        "seat_effect_elo",
-                        seat=eff["seat"],
-                        iv={"estimate": eff["elo"], "low": eff["low"], "high": eff["high"]},
-                    )
-                add("seat", grp, "seat_lrt", test=sb["model"]["test"])
-            for row in sb["by_strategy"]:
-                for seat in row["seats"]:
-                    add(
-                        "seat_by_strategy",
-                        grp,
-                        f"{row['source']} decisive win rate",
-                        strategy=row["strategy"],
-                        seat=seat["seat"],
-                        iv=seat["rate"],
-                    )
-                add(
-                    "seat_by_strategy",
-                    grp,
-                    f"{row['source']} seat test",
-                    strategy=row["strategy"],
-                    test=row["test"],
-                )
-        solo = grp.get("solo")
-        if solo:
-            for c in solo["comparisons"]:
-                add(
-                    "solo",
-                    grp,
-                    "mean_difference",
-                    strategy=c["a"],
-                    opponent=c["b"],
-                    iv=c["mean_difference"],
-                )
-                add("solo", grp, "wilcoxon", strategy=c["a"], opponent=c["b"], test=c["test"])
-    for comp in summary["variant_comparison"]:
-        add("variants", None, f"seat homogeneity ({comp['players']} players)", test=comp["test"])
-    return rows
+                    out.add("distribution", grp, f"{key}_{q}", estimate=getattr(d, q), n=d.n)
+        _csv_pairwise(out, grp)
+        if grp.seat_bias:
+            _csv_seats(out, grp, grp.seat_bias)
+        if grp.solo:
+            for c in grp.solo.comparisons:
+                ab = {"strategy": c.a, "opponent": c.b}
+                out.add("solo", grp, "mean_difference", iv=c.mean_difference, **ab)
+                out.add("solo", grp, "wilcoxon", test=c.test, **ab)
+    for comp in summary.variant_comparison:
+        out.add("variants", None, f"seat homogeneity ({comp.players} players)", test=comp.test)
+    return out.rows
 
 
-def to_csv(summary: dict) -> str:
+def _csv_group(out: _Rows, grp: Group) -> None:
+    out.add("group", grp, "games", estimate=grp.games)
+    out.add("group", grp, "errors", estimate=grp.errors)
+    t = grp.terminations
+    out.add("terminations", grp, "normal", estimate=t.normal)
+    out.add("terminations", grp, "move_limit", estimate=t.move_limit)
+    for kind, c in t.forfeit.items():
+        out.add("terminations", grp, f"forfeit:{kind}", estimate=c)
+
+
+def _csv_strategies(out: _Rows, grp: Group) -> None:
+    for st in grp.strategies:
+        nm = st.name
+        out.add("strategy", grp, "games", strategy=nm, estimate=st.games)
+        if st.win_rate is not None:
+            out.add("strategy", grp, "win_rate", strategy=nm, iv=st.win_rate)
+            out.add("strategy", grp, "score_rate", strategy=nm, iv=st.score_rate)
+            out.add("strategy", grp, "draws", strategy=nm, estimate=st.draws)
+        if st.success_rate is not None:
+            out.add("strategy", grp, "success_rate", strategy=nm, iv=st.success_rate)
+        p = st.points
+        assert p is not None and st.length is not None and st.terminations is not None
+        mean = _Span(p.mean, p.low, p.high)
+        out.add("strategy", grp, "mean_points", strategy=nm, n=p.n, note=p.note, iv=mean)
+        for q in ("median", "q1", "q3"):
+            out.add("strategy", grp, f"points_{q}", strategy=nm, estimate=getattr(p, q), n=p.n)
+        length = st.length
+        out.add("strategy", grp, "length_median", strategy=nm, estimate=length.median, n=length.n)
+        for key, value in st.terminations.to_dict().items():
+            if isinstance(value, dict):
+                for kind, c in value.items():
+                    out.add("terminations", grp, f"{key}:{kind}", strategy=nm, estimate=c)
+            else:
+                out.add("terminations", grp, key, strategy=nm, estimate=value)
+
+
+def _csv_pairwise(out: _Rows, grp: Group) -> None:
+    pw = grp.pairwise
+    if pw:
+        for c in pw.cells:
+            stat = f"{pw.kind} rate"
+            out.add("pairwise", grp, stat, strategy=c.row, opponent=c.col, iv=c.rate)
+    rt = grp.rated
+    if rt and rt.ratings:
+        for r in rt.ratings:
+            elo = _Span(r.elo, r.low, r.high, rt.games)
+            out.add("ratings", grp, "elo", strategy=r.name, note=r.note, iv=elo)
+
+
+def _csv_seats(out: _Rows, grp: Group, sb: SeatBias) -> None:
+    for seat in sb.seats:
+        out.add("seat", grp, "win_rate", seat=seat.seat, iv=seat.win_rate)
+        out.add("seat", grp, "decisive_rate", seat=seat.seat, iv=seat.decisive_rate)
+        p = seat.points
+        if p is not None:
+            mean = _Span(p.mean, p.low, p.high)
+            out.add("seat", grp, "mean_points", seat=seat.seat, n=p.n, note=p.note, iv=mean)
+    if sb.headline:
+        out.add("seat", grp, "headline_seat_test", test=sb.headline)
+    if sb.power:
+        stat = f"power at +{sb.power.effect:g} for seat 0"
+        out.add("seat", grp, stat, estimate=sb.power.power, n=sb.power.decisive)
+    if sb.test:
+        out.add("seat", grp, "seat_test", test=sb.test)
+    if sb.stratified:
+        out.add("seat", grp, "stratified_seat_test", test=sb.stratified.test)
+    if sb.pairs and sb.pairs.test:
+        out.add("seat", grp, "pair_test", test=sb.pairs.test)
+    if sb.model:
+        for eff in sb.model.seat_effects or []:
+            elo = _Span(eff.elo, eff.low, eff.high)
+            out.add("seat", grp, "seat_effect_elo", seat=eff.seat, iv=elo)
+        out.add("seat", grp, "seat_lrt", test=sb.model.test)
+    for row in sb.by_strategy:
+        for seat in row.seats:
+            stat = f"{row.source} decisive win rate"
+            who = {"strategy": row.strategy, "seat": seat.seat}
+            out.add("seat_by_strategy", grp, stat, iv=seat.rate, **who)
+        stat = f"{row.source} seat test"
+        out.add("seat_by_strategy", grp, stat, strategy=row.strategy, test=row.test)
+
+
+def to_csv(summary: Summary) -> str:
     buf = io.StringIO()
     writer = csv.DictWriter(buf, fieldnames=CSV_COLUMNS, lineterminator="\n")
     writer.writeheader()

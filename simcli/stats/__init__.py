@@ -18,6 +18,7 @@ Submodules:
 - :mod:`simcli.stats.records` -- what one game record means (shares, ranks, length).
 - :mod:`simcli.stats.aggregate` -- the one-pass streaming aggregator.
 - :mod:`simcli.stats.analysis` -- turns an aggregator into the report summary.
+- :mod:`simcli.stats.summary` -- the report summary as typed data (dataclasses).
 """
 
 from __future__ import annotations

@@ -391,7 +391,9 @@ def _fit_orders(
     sizes = tie_sizes(orders)
     if prior > 0:
         # one virtual game per seating, spread over the n cyclic finishing orders
-        seen = {strats for strats, _ in orders}
+        # (in first-seen order: a set's order varies with the process's string hashing,
+        # and the sum of the likelihood with it, in the last digits)
+        seen = dict.fromkeys(strats for strats, _ in orders)
         for strats in seen:
             for c in range(n_seats):
                 key = (strats, tuple((s - c) % n_seats for s in range(n_seats)))

@@ -6,8 +6,17 @@ Everything returns text; an undefined value (``None``) becomes ``"n/a"``.
 from __future__ import annotations
 
 import math
+from typing import Protocol
 
 NA = "n/a"
+
+
+class Estimate(Protocol):
+    """Anything with an estimate and interval bounds (e.g. :class:`Interval`)."""
+
+    estimate: float | None
+    low: float | None
+    high: float | None
 
 
 def defined(x) -> bool:
@@ -18,13 +27,13 @@ def pct(x: float | None, digits: int = 1) -> str:
     return f"{100 * x:.{digits}f}%" if defined(x) else NA
 
 
-def pct_ci(d: dict | None, digits: int = 1) -> str:
-    """``"53.1% [51.2%, 55.0%]"`` from an interval dict (estimate/low/high)."""
-    if not d or not defined(d.get("estimate")):
+def pct_ci(iv: Estimate | None, digits: int = 1) -> str:
+    """``"53.1% [51.2%, 55.0%]"`` from an interval (estimate/low/high)."""
+    if iv is None or not defined(iv.estimate):
         return NA
-    if not defined(d.get("low")) or not defined(d.get("high")):
-        return pct(d["estimate"], digits)
-    return f"{pct(d['estimate'], digits)} [{pct(d['low'], digits)}, {pct(d['high'], digits)}]"
+    if not defined(iv.low) or not defined(iv.high):
+        return pct(iv.estimate, digits)
+    return f"{pct(iv.estimate, digits)} [{pct(iv.low, digits)}, {pct(iv.high, digits)}]"
 
 
 def num(x: float | None, digits: int = 2) -> str:
@@ -41,14 +50,14 @@ def signed(x: float | None, digits: int = 0) -> str:
     return f"{x:+.{digits}f}"
 
 
-def num_ci(d: dict | None, digits: int = 2, *, sign: bool = False) -> str:
-    """``"12.30 [11.90, 12.70]"`` from an interval dict."""
-    if not d or not defined(d.get("estimate")):
+def num_ci(iv: Estimate | None, digits: int = 2, *, sign: bool = False) -> str:
+    """``"12.30 [11.90, 12.70]"`` from an interval."""
+    if iv is None or not defined(iv.estimate):
         return NA
     f = (lambda v: signed(v, digits)) if sign else (lambda v: f"{v:.{digits}f}")
-    if not defined(d.get("low")) or not defined(d.get("high")):
-        return f(d["estimate"])
-    return f"{f(d['estimate'])} [{f(d['low'])}, {f(d['high'])}]"
+    if not defined(iv.low) or not defined(iv.high):
+        return f(iv.estimate)
+    return f"{f(iv.estimate)} [{f(iv.low)}, {f(iv.high)}]"
 
 
 def pvalue(p: float | None) -> str:

@@ -66,7 +66,12 @@ def test_one_strategy_only(tmp_path):
     assert grp["pairwise"]["note"].startswith("fewer than two strategies")
     assert grp["ratings"]["ratings"][0]["note"] == "anchor (fixed at 0)"
     assert grp["seat_bias"]["model"]["first_seat_advantage"]["estimate"] > 0
-    assert "greedy in self-play" in out["md"]
+    # no repeated seat test (pooled and self-play split = the headline), no one-row
+    # ratings table and no Elo column
+    assert grp["seat_bias"]["test"] is None and grp["seat_bias"]["by_strategy"] == []
+    assert [t["kind"] for t in s["tests"]] == ["seat_stratified", "seat_model"]
+    assert "greedy in self-play" not in out["md"] and "Seat bias by strategy" not in out["md"]
+    assert "### Ratings" not in out["md"] and "| Elo |" not in out["md"]
 
 
 def test_all_draws_zero_decisive_games(tmp_path):
@@ -224,10 +229,10 @@ def test_run_info_orders_strategies_and_flags_partial_runs(tmp_path):
         },
     }
     s = build_summary(recs, run_info=info)
-    assert [st["name"] for st in s["groups"][0]["strategies"]] == ["B", "A"]
-    assert s["groups"][0]["ratings"]["anchors"] == ["B"]
-    assert any("'running'" in n for n in s["notes"])
-    assert s["run"]["config"]["name"] == "demo"
+    assert [st.name for st in s.groups[0].strategies] == ["B", "A"]
+    assert s.groups[0].rated.anchors == ["B"]
+    assert any("'running'" in n for n in s.notes)
+    assert s.run_name == "demo"
     assert "simcli report" in render(s, "markdown")
 
 

@@ -33,7 +33,7 @@ def test_plots_for_variants_and_strategies(tmp_path):
     assert set(files) >= {
         "winrate_matrix_base-2p.png",
         "winrate_matrix_first_player_bonus-2p.png",
-        "seat_bias_variants.png",
+        "seat_balance.png",
         "seat_bias_strategies.png",
         "ratings.png",
         "score_distributions.png",

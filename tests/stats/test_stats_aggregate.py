@@ -40,7 +40,7 @@ def test_multiplayer_shared_first_counts_one_over_k():
         make_record(("B", "C", "A"), [2], [1, 2, 9], seed=1),
         make_record(("C", "A", "B"), [], [4, 4, 4], seed=1),
     ]
-    s = summarize(_agg(recs))
+    s = summarize(_agg(recs)).to_dict()
     a = _strategy(s, "A")
     assert a["games"] == 3
     assert a["wins"] == pytest.approx(1.5)  # 1/2 + 1
@@ -84,7 +84,7 @@ def test_forfeits_errors_lengths_and_margins():
         ),
         make_record(("B", "A"), [], [3, 3], termination="move_limit", moves=[1] * 10),
     ]
-    s = summarize(_agg(recs))
+    s = summarize(_agg(recs)).to_dict()
     grp = s["groups"][0]
     assert grp["games"] == 4 and grp["errors"] == 1
     assert grp["terminations"] == {
@@ -127,7 +127,7 @@ def test_seat_swapped_pairs_and_sign_test():
             make_record(("B", "A"), [1], [0, 1], seed=100 + i),
         ]
     recs.append(make_record(("A", "B"), [0], [1, 0], seed=999))  # partner missing
-    s = summarize(_agg(recs))
+    s = summarize(_agg(recs)).to_dict()
     pairs = s["groups"][0]["seat_bias"]["pairs"]
     assert pairs["complete"] == 10
     assert (pairs["seat0_better"], pairs["seat1_better"], pairs["even"]) == (6, 1, 3)
@@ -143,18 +143,22 @@ def test_pending_pairs_are_bounded():
     agg = Aggregator(max_pending=2)
     for r in recs[:5]:
         agg.add(r)
-        assert len(agg.groups[(None, 2)].pending_pairs) <= 2
+        assert len(agg.groups[(None, 2)].swaps.pending) <= 2
     agg.add_all(recs[5:]).finish()
     g = agg.groups[(None, 2)]
-    assert g.pairs_complete == 2  # seeds 3 and 4 stayed open, 0-2 were dropped
-    assert g.pairs_unpaired_games == 3 + 3
+    assert g.swaps.complete == 2  # seeds 3 and 4 stayed open, 0-2 were dropped
+    assert g.swaps.unpaired_games == 3 + 3
 
 
 def test_self_play_seat_table():
     recs = [make_record(("G", "G"), [0], [2, 1], seed=i) for i in range(30)]
     recs += [make_record(("G", "G"), [1], [1, 2], seed=100 + i) for i in range(10)]
     recs += [make_record(("G", "G"), [], [1, 1], seed=200 + i) for i in range(5)]
-    s = summarize(_agg(recs))
+    alone = summarize(_agg(recs)).to_dict()["groups"][0]["seat_bias"]
+    # one strategy: its self-play split is the group's seat test, not shown twice
+    assert alone["by_strategy"] == [] and alone["test"] is None
+    recs += [make_record(("H", "H"), [0], [2, 1], seed=300 + i) for i in range(4)]
+    s = summarize(_agg(recs)).to_dict()
     grp = s["groups"][0]
     row = grp["seat_bias"]["by_strategy"][0]
     assert row["source"] == "self-play"
@@ -167,7 +171,7 @@ def test_self_play_seat_table():
 def test_solo_pairing_and_wilcoxon_equal_scipy():
     rng = np.random.default_rng(4)
     recs = solo({"greedy": 3.0, "random": 0.0}, 80, rng=rng)
-    s = summarize(_agg(recs))
+    s = summarize(_agg(recs)).to_dict()
     grp = s["groups"][0]
     assert grp["players"] == 1 and grp["seat_bias"] is None
     comp = grp["solo"]["comparisons"][0]
@@ -196,10 +200,10 @@ def test_solo_releases_seeds_early_when_strategies_are_known():
     peak = 0
     for r in recs:
         agg.add(r)
-        peak = max(peak, len(agg.groups[(None, 1)].pending_solo))
+        peak = max(peak, len(agg.groups[(None, 1)].solo.pending))
     assert peak == 1
     agg.finish()
-    assert sum(agg.groups[(None, 1)].solo_diffs[("a", "b")].values()) == 50
+    assert sum(agg.groups[(None, 1)].solo.diffs[("a", "b")].values()) == 50
 
 
 def test_streaming_distribution_exact_then_reservoir():
@@ -251,7 +255,7 @@ def test_seat_effect_found_only_when_present():
     rng = np.random.default_rng(8)
     strengths = {"A": 0.0, "B": -0.5, "C": -1.0}
     with_effect = two_player_round_robin(strengths, 300, seat_advantage=0.3, rng=rng)
-    s = summarize(_agg(with_effect))
+    s = summarize(_agg(with_effect)).to_dict()
     sb = s["groups"][0]["seat_bias"]
     # the pairs give the headline test; pooled, stratified and model tests are descriptive
     assert sb["headline"]["id"] == sb["pairs"]["test"]["id"] and sb["headline"]["significant"]
@@ -262,7 +266,7 @@ def test_seat_effect_found_only_when_present():
     adv = sb["model"]["first_seat_advantage"]
     assert adv["low"] < 0.3 * 400 / np.log(10) < adv["high"]
     null = two_player_round_robin(strengths, 300, seat_advantage=0.0, rng=rng)
-    s0 = summarize(_agg(null))
+    s0 = summarize(_agg(null)).to_dict()
     sb0 = s0["groups"][0]["seat_bias"]
     assert not sb0["headline"]["significant"] and sb0["model"]["test"]["p_value"] > 0.05
     ratings = {r["name"]: r for r in s0["groups"][0]["ratings"]["ratings"]}
@@ -276,7 +280,7 @@ def test_variants_are_groups_with_homogeneity_test():
         recs += two_player_round_robin(
             {"A": 0.0, "B": -0.3}, 200, seat_advantage=adv, rng=rng, variant=variant
         )
-    s = summarize(_agg(recs))
+    s = summarize(_agg(recs)).to_dict()
     assert [g["variant"] for g in s["groups"]] == ["fair", "skewed", "mild"]
     comp = s["variant_comparison"][0]
     assert comp["variants"] == ["fair", "skewed", "mild"]
@@ -305,7 +309,7 @@ def test_variants_are_groups_with_homogeneity_test():
 
 def test_mirror_test_not_double_counted_for_two_strategies():
     recs = two_player_round_robin({"A": 0.0, "B": -0.3}, 50, rng=np.random.default_rng(2))
-    s = summarize(_agg(recs))
+    s = summarize(_agg(recs)).to_dict()
     rows = s["groups"][0]["seat_bias"]["by_strategy"]
     assert len(rows) == 2 and rows[0]["test"]["id"] == rows[1]["test"]["id"]
     kinds = Counter(t["kind"] for t in s["tests"])
@@ -351,7 +355,7 @@ def test_memory_does_not_grow_with_the_number_of_games():
         peaks.append(tracemalloc.get_traced_memory()[1])
         tracemalloc.stop()
         g = agg.groups[(None, 2)]
-        assert g.pairs_complete == n // 2 and not g.pending_pairs
+        assert g.swaps.complete == n // 2 and not g.swaps.pending
     assert peaks[1] < 1.25 * peaks[0], peaks
 
 
@@ -390,7 +394,7 @@ def test_invariants_on_random_logs():
     @given(st.data())
     def check(data):
         records = _random_log(data.draw, st)
-        s = summarize(_agg(records))
+        s = summarize(_agg(records)).to_dict()
         grp = s["groups"][0]
         valid = sum(r["termination"] != "error" for r in records)
         assert grp["games"] == valid
@@ -417,10 +421,10 @@ def test_invariants_on_random_logs():
 def test_solo_pairing_spills_to_disk_with_identical_results():
     recs = solo({"a": 2.0, "b": 0.0, "c": 1.0}, 60, rng=np.random.default_rng(6))
     recs.append(dict(recs[0]))  # a repeated (seed, strategy) game is paired once
-    in_memory = summarize(_agg(recs))
+    in_memory = summarize(_agg(recs)).to_dict()
     agg = _agg(recs, max_pending=5)  # strategy-major order: 60 open seeds > 5
-    assert agg.groups[(None, 1)].solo_spilled_seeds == 6
-    spilled = summarize(agg)
+    assert agg.groups[(None, 1)].solo.spilled_seeds == 6
+    spilled = summarize(agg).to_dict()
     a, b = in_memory["groups"][0]["solo"], spilled["groups"][0]["solo"]
     assert [c["pairs"] for c in b["comparisons"]] == [60, 60, 60]
     for ca, cb in zip(a["comparisons"], b["comparisons"], strict=True):
@@ -437,7 +441,7 @@ def test_headline_is_the_stratified_test_when_games_are_not_paired():
     )
     for i, rec in enumerate(recs):
         rec["seed"] = 10_000 + i  # no two games share a board: no seat-swapped pairs
-    s = summarize(_agg(recs))
+    s = summarize(_agg(recs)).to_dict()
     sb = s["groups"][0]["seat_bias"]
     assert sb["pairs"]["complete"] == 0
     assert sb["headline"]["id"] == sb["stratified"]["test"]["id"]
