@@ -3,7 +3,7 @@
 One JSON object per line, UTF-8, on the program's standard input (referee to strategy)
 and standard output (strategy to referee); standard error is free text for diagnostics.
 ``docs/protocol.md`` specifies every message. This module holds what both sides share:
-the version and the line codec.
+the version, the extensions and the line codec.
 """
 
 from __future__ import annotations
@@ -13,6 +13,11 @@ from typing import Any
 
 #: The protocol version the referee speaks; ``hello`` carries it.
 PROTOCOL_VERSION = 1
+#: Extensions of version 1 the referee offers in ``hello``; a program takes those it
+#: names in ``ready``. ``batch``: the requests to one program that wait together go out as
+#: one ``choose_batch`` line, answered by one ``moves`` line (see docs/protocol.md).
+BATCH = "batch"
+EXTENSIONS = (BATCH,)
 #: The longest line either side may send (a view of the largest game is a few KiB).
 MAX_LINE = 1 << 22  # 4 MiB
 

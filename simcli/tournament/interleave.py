@@ -164,22 +164,35 @@ class _Games:
                 return
 
     def _answers(self, player: RemoteSeat) -> None:
+        """Act on the answers that arrived from one process: messages of their own, or
+        the entries of a ``moves`` line (``batch`` extension), each for the oldest
+        request not yet answered."""
         assert player.process is not None
+        pending = player.pending
         for reply in player.process.available():
-            if not player.pending:
-                raise _Abandon  # an answer nobody asked for
-            ask = player.pending.popleft()
-            self.since[player] = time.monotonic()
-            if not player.pending:
-                self.waiting.discard(player)
-            try:
-                move = player.answer(ask.seat, reply, ask.legal)
-            except Forfeit as forfeit:
-                self._step(ask.index, self.inflight[ask.index], None, forfeit)
+            if reply["type"] == "moves":
+                entries = reply.get("moves")
+                if type(entries) is not list or len(entries) > len(pending):
+                    raise _Abandon  # not a list of answers, or answers nobody asked for
+                answer = player.answer_entry
             else:
-                self._step(ask.index, self.inflight[ask.index], move, None)
-            if player.process is None:  # the step above abandoned everything
-                return
+                entries = [reply]
+                answer = player.answer
+            self.since[player] = time.monotonic()
+            for entry in entries:
+                if not pending:
+                    raise _Abandon  # an answer nobody asked for
+                ask = pending.popleft()
+                try:
+                    move = answer(ask.seat, entry, ask.legal)
+                except Forfeit as forfeit:
+                    self._step(ask.index, self.inflight[ask.index], None, forfeit)
+                else:
+                    self._step(ask.index, self.inflight[ask.index], move, None)
+                if player.process is None:  # the step above abandoned everything
+                    return
+            if not pending:
+                self.waiting.discard(player)
 
     def abandon(self, replay_them: bool = True) -> None:
         """Stop every strategy process and play the games in flight again, alone."""

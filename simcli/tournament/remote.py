@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from simcli.moves import IllegalAnswer, find_move, short
-from simcli.protocol import PROTOCOL_VERSION
+from simcli.protocol import EXTENSIONS, PROTOCOL_VERSION
 from simcli.tournament.faults import Forfeit
 from simcli.tournament.strategy_process import (
     StrategyFault,
@@ -53,6 +53,15 @@ def parse_command(text: str) -> list[str]:
     if not argv:
         raise ValueError("the command is empty")
     return argv
+
+
+def choose_message(index: int, seat: int, view: Any, legal: list[Any]) -> dict[str, Any]:
+    """A ``choose`` request as a message of its own."""
+    message: dict[str, Any] = {"type": "choose", "index": index, "seat": seat}
+    if view is not None:
+        message["view"] = view
+    message["legal"] = legal
+    return message
 
 
 class RemoteSeat:
@@ -97,22 +106,25 @@ class RemoteSeat:
         self.seen.add(seed)
 
     def request(self, index: int, seat: int, view: Any, legal: list[Any]) -> None:
-        """Queue a choose request (sent by the process's next ``flush``)."""
-        message: dict[str, Any] = {"type": "choose", "index": index, "seat": seat}
-        if view is not None:
-            message["view"] = view
-        message["legal"] = legal
-        assert self.process is not None
-        self.process.queue(message)
+        """Queue a choose request (sent by the process's next ``flush``): in the
+        ``choose_batch`` line of a program that took the ``batch`` extension, else as a
+        message of its own."""
+        process = self.process
+        assert process is not None
+        if process.batches:
+            process.queue_request(
+                [index, seat, legal] if view is None else [index, seat, legal, view]
+            )
+        else:
+            process.queue(choose_message(index, seat, view, legal))
 
     def choose(self, index: int, seat: int, view: Any, legal: list[Any]) -> Any:
         """Ask for a move and wait for it: the checked legal move, or the seat's
         :class:`Forfeit` (a process that failed is stopped)."""
         try:
             deadline = time.monotonic() + self.factory.move_seconds
-            self.request(index, seat, view, legal)
             assert self.process is not None
-            self.process.flush(deadline)
+            self.process.send(choose_message(index, seat, view, legal), deadline)
             return self.answer(seat, self.process.receive(deadline), legal)
         except StrategyFault as fault:
             self.close()
@@ -138,6 +150,21 @@ class RemoteSeat:
             err = err if err in ("exception", "illegal_move") else "exception"
             raise Forfeit(seat, err, str(reply.get("message", ""))[:500])
         raise StrategyFault("protocol", f"answered a choose request with a {kind!r} message")
+
+    def answer_entry(self, seat: int, entry: Any, legal: list[Any]) -> Any:
+        """The legal move one entry of a ``moves`` line names (``batch`` extension): a
+        move, ``{"index": i}`` or ``{"error": kind, "message": text}``; :class:`Forfeit`
+        as for a message of its own."""
+        if type(entry) is not dict:
+            try:
+                return find_move(legal, entry)
+            except IllegalAnswer as exc:
+                raise Forfeit(seat, "illegal_move", str(exc)) from None
+        if "error" in entry:
+            reply = {"type": "error", "kind": entry["error"], "message": entry.get("message", "")}
+        else:
+            reply = {"type": "move", **{k: entry[k] for k in ("index", "move") if k in entry}}
+        return self.answer(seat, reply, legal)
 
     def end_game(self, index: int, seat: int, record: Mapping[str, Any]) -> None:
         process = self.process
@@ -205,6 +232,7 @@ class RemoteSeatFactory:
             "options": dict(options),
             "params": self.params,
             "name": self.name,
+            "extensions": list(EXTENSIONS),
         }
 
     def spawn(self, options: Mapping[str, Any]) -> StrategyProcess:

@@ -21,7 +21,15 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from simcli.protocol import MAX_LINE, PROTOCOL_VERSION, ProtocolError, decode, encode, quote
+from simcli.protocol import (
+    BATCH,
+    MAX_LINE,
+    PROTOCOL_VERSION,
+    ProtocolError,
+    decode,
+    encode,
+    quote,
+)
 from simcli.protocol.sandbox import child_setup
 
 log = logging.getLogger("simcli.strategy")
@@ -61,6 +69,7 @@ class StrategyProcess:
         self.flooded = False
         self._buffer = bytearray()
         self._outbox: list[bytes] = []
+        self._requests: list[list[Any]] = []  # choose requests for one choose_batch line
         self._stderr_tail = ""  # the last line written to standard error
         if cwd is None:
             cwd = "/"  # a folder of nobody's: nothing relative to read or write there
@@ -100,6 +109,8 @@ class StrategyProcess:
             raise
         self.wants_view = reply.get("wants_view", True) is not False
         self.interleaves = reply.get("interleave") is True
+        extensions = reply.get("extensions")
+        self.batches = type(extensions) is list and BATCH in extensions
 
     # -- pipes ---------------------------------------------------------------------
 
@@ -129,12 +140,22 @@ class StrategyProcess:
         """Add a message to what :meth:`flush` sends next."""
         self._outbox.append(encode(message))
 
+    def queue_request(self, request: list[Any]) -> None:
+        """Add a choose request (``[index, seat, legal]``, plus the view when sent) to the
+        ``choose_batch`` line :meth:`flush` sends next (``batch`` extension)."""
+        self._requests.append(request)
+
     def send(self, message: dict[str, Any], deadline: float) -> None:
         """Send ``message`` (and anything queued before it) now."""
         self.queue(message)
         self.flush(deadline)
 
     def flush(self, deadline: float) -> None:
+        """Write everything queued in one go: the messages, then the batched requests (a
+        game's ``start`` goes before its first request, its ``end`` after its last)."""
+        if self._requests:
+            self._outbox.append(encode({"type": "choose_batch", "requests": self._requests}))
+            self._requests = []
         if not self._outbox:
             return
         data = memoryview(b"".join(self._outbox))
