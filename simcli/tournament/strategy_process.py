@@ -64,13 +64,18 @@ class StrategyProcess:
         cwd: str | None = None,
         memory_limit: int | None = None,
         handshake_seconds: float = HANDSHAKE_SECONDS,
+        wait: bool = True,
     ):
+        """Start the program and send ``hello``; unless ``wait`` is false (then call
+        :meth:`handshake` before anything else, so that several programs start at once),
+        wait for its ``ready``."""
         self.label = label
         self.flooded = False
         self._buffer = bytearray()
         self._outbox: list[bytes] = []
         self._requests: list[list[Any]] = []  # choose requests for one choose_batch line
         self._stderr_tail = ""  # the last line written to standard error
+        self._quit_sent = False
         if cwd is None:
             cwd = "/"  # a folder of nobody's: nothing relative to read or write there
         try:
@@ -91,9 +96,29 @@ class StrategyProcess:
         os.set_blocking(self._in, False)
         self._drain = threading.Thread(target=self._read_stderr, daemon=True)
         self._drain.start()
-        deadline = time.monotonic() + handshake_seconds
+        self._handshake_deadline: float | None = time.monotonic() + handshake_seconds
         try:
-            self.send(dict(hello), deadline)
+            self.send(dict(hello), self._handshake_deadline)
+        except StrategyFault:
+            self.stop()
+            raise
+        self.wants_view = True
+        self.interleaves = self.batches = False
+        if wait:
+            self.handshake()
+
+    @property
+    def started(self) -> bool:
+        """Whether the handshake is complete."""
+        return self._handshake_deadline is None
+
+    def handshake(self) -> None:
+        """Wait for the answer to ``hello`` (once; :class:`StrategyFault` and the process
+        stopped when it is not ``ready``)."""
+        deadline = self._handshake_deadline
+        if deadline is None:
+            return
+        try:
             reply = self.receive(deadline, during="the handshake")
             if reply["type"] == "error":
                 why = str(reply.get("message"))[:300]
@@ -107,6 +132,7 @@ class StrategyProcess:
         except StrategyFault:
             self.stop()
             raise
+        self._handshake_deadline = None
         self.wants_view = reply.get("wants_view", True) is not False
         self.interleaves = reply.get("interleave") is True
         extensions = reply.get("extensions")
@@ -249,13 +275,21 @@ class StrategyProcess:
         except (ProcessLookupError, PermissionError):
             pass
 
-    def stop(self, grace: float = 1.0) -> None:
-        """Ask the process to quit, then kill its whole process group."""
-        if self.alive():
+    def quit(self) -> None:
+        """Send ``quit`` (once) without waiting: processes stopped together then exit
+        side by side."""
+        if not self._quit_sent and self.alive():
+            self._quit_sent = True
             try:
                 self.send({"type": "quit"}, time.monotonic() + 0.2)
             except StrategyFault:
                 pass
+
+    def stop(self, grace: float = 1.0) -> None:
+        """Ask the process to quit, give it ``grace`` seconds to exit, then kill its whole
+        process group."""
+        self.quit()
+        if grace > 0 and self.alive():
             try:
                 self.proc.wait(timeout=grace)
             except subprocess.TimeoutExpired:
