@@ -31,10 +31,7 @@ from simcli.tournament.remote import RemoteSeat
 from simcli.tournament.strategy_process import StrategyFault
 
 #: Games a worker keeps in flight when its strategy processes can interleave.
-WINDOW = 32
-#: Answers acted on between two sends: the requests they lead to go out while the worker
-#: acts on the rest, so that the strategy processes work side by side with it.
-PIPELINE = 1000
+WINDOW = 64
 
 
 class Job(NamedTuple):
@@ -172,7 +169,6 @@ class _Games:
         request not yet answered."""
         assert player.process is not None
         pending = player.pending
-        stepped = 0
         for reply in player.process.available():
             if reply["type"] == "moves":
                 entries = reply.get("moves")
@@ -194,9 +190,6 @@ class _Games:
                 else:
                     self._step(ask.index, self.inflight[ask.index], move, None)
                 if player.process is None:  # the step above abandoned everything
-                    return
-                stepped += 1
-                if stepped % PIPELINE == 0 and not self._send():
                     return
             if not pending:
                 self.waiting.discard(player)
