@@ -169,8 +169,9 @@ class _Games:
         request not yet answered."""
         assert player.process is not None
         pending = player.pending
+        batches = player.process.batches
         for reply in player.process.available():
-            if reply["type"] == "moves":
+            if batches and reply["type"] == "moves":
                 entries = reply.get("moves")
                 if type(entries) is not list or len(entries) > len(pending):
                     raise _Abandon  # not a list of answers, or answers nobody asked for
