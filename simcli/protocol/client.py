@@ -49,7 +49,7 @@ class _Client:
         self.players = 0
         self.params: dict[str, Any] = {}
         self.options: Any = None
-        # (game index, seat) -> the strategy instance of that game, or why it failed to start
+        # (game index, seat) -> the bound choose of that game's strategy, or why it failed
         self.seats: dict[tuple[int, int], Any] = {}
         self.failed: dict[tuple[int, int], tuple[str, str]] = {}
         # the options of each game in flight (games of two variants may interleave)
@@ -112,11 +112,12 @@ class _Client:
         try:
             strategy = self.cls(**self.params)
             strategy.start_game(self.game, seat, seeded_random(int(message["seed"])))
+            choose = strategy.choose  # read once, as the in-process referee does
         except BaseException as exc:  # the referee forfeits the seat at its first move
             self.failed[key] = ("exception", describe(exc))
             traceback.print_exc()
             return
-        self.seats[key] = strategy
+        self.seats[key] = choose
 
     def choose(self, message: dict[str, Any]) -> None:
         move = self.decide(
@@ -150,11 +151,11 @@ class _Client:
             else None
         )
         try:
-            move = self.seats[key].choose(view, legal)
+            move = self.seats[key](view, legal)
         except BaseException as exc:  # SystemExit & co.: the seat's forfeit, as in-process
             traceback.print_exc()
             return _Failure("exception", describe(exc))
-        if not is_plain_move(move):
+        if type(move) is not int and not is_plain_move(move):
             return _Failure("illegal_move", not_a_move(move))
         return move
 
