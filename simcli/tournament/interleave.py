@@ -30,8 +30,10 @@ from simcli.tournament.play import Ask, GamePlay
 from simcli.tournament.remote import RemoteSeat
 from simcli.tournament.strategy_process import StrategyFault
 
-#: Games a worker keeps in flight when its strategy processes can interleave.
-WINDOW = 64
+#: Games a worker keeps in flight when its strategy processes can interleave: more than a
+#: range of the run holds (at most 100 games), so that its games, which start together
+#: and mostly move in step, take one round trip per move number, not two.
+WINDOW = 128
 
 
 class Job(NamedTuple):
