@@ -9,6 +9,7 @@ the version, the extensions and the line codec.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 #: The protocol version the referee speaks; ``hello`` carries it.
@@ -67,10 +68,16 @@ if orjson is not None:
         except TypeError:  # what orjson does not take (e.g. integers beyond 64 bits)
             return _ENCODE_LINE(message)
 
+    # orjson reads an integer beyond 64 bits as a float: such lines (any run of 19 digits)
+    # go to json, which keeps it an integer.
+    _LONG_NUMBER = re.compile(rb"\d{19}").search
+
     def _parse(line: bytes) -> Any:
+        if _LONG_NUMBER(line) is not None:
+            return _stdlib_decode(line)
         try:
             return _FAST_LOADS(line)
-        except _FAST_FAILS:  # what orjson refuses, json may take (NaN, huge integers...):
+        except _FAST_FAILS:  # what orjson refuses, json may take (NaN, 1e400, surrogates):
             return _stdlib_decode(line)  # the same messages are accepted either way
 
 else:  # pragma: no cover - depends on the installation
