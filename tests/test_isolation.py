@@ -16,6 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from simcli.cli.main import cli
+from simcli.protocol import decode, encode
 from simcli.protocol.sandbox import landlock_abi
 
 # Worker pools, strategy processes, signals and Dask: seconds each (pytest -m "not slow" skips).
@@ -492,3 +493,93 @@ def test_isolation_needs_a_game_that_rebuilds_views(tmp_path):
     if "has no state_from_snapshot" not in output:
         pytest.skip("the example game rebuilds views")
     assert code == 2
+
+
+# -- the 'batch' extension --------------------------------------------------------------
+
+BATCH_BOT = DATA / "batch_bot.py"
+ONE_AT_A_TIME = "move_time_limit: 60\n"  # a time limit: plain 'choose' messages, no batches
+
+
+def batch_bot(mode: str) -> str:
+    return f"{{name: bot, use: 'cmd:{sys.executable} {BATCH_BOT} {mode}'}}"
+
+
+def test_batched_answers_give_the_records_of_plain_messages(tmp_path):
+    """Every kind of entry (a move, an index, an error, an illegal move) decides its own
+    game as the same answer in a message of its own would."""
+    text = config_text("libraria", 2, [batch_bot("mixed"), "random"], 12)
+    code, output, batched = run(tmp_path, text, "--workers", "0", name="a.yaml")
+    assert code == 0, output
+    assert "choose_batch of" in (batched / "run.log").read_text()  # batches were used
+    code, output, plain = run(tmp_path, text + ONE_AT_A_TIME, "--workers", "0", name="b.yaml")
+    assert code == 0, output
+    assert (batched / "games.jsonl").read_bytes() == (plain / "games.jsonl").read_bytes()
+    # what the bot does by game index (see batch_bot.py): index % 3 == 1 an error at its
+    # 3rd decision, == 2 the illegal move 99 at its 4th, == 0 a normal game
+    details = [(r["index"] % 3, r["termination"], r.get("detail")) for r in records(batched)]
+    for rest, termination, detail in details:
+        if rest == 0:
+            assert termination == "normal"
+        else:
+            assert termination == "forfeit"
+            assert detail["kind"] == ("exception" if rest == 1 else "illegal_move")
+            assert detail["message"] == ("no good move" if rest == 1 else "99 is not a legal move")
+
+
+def test_a_bad_moves_line_replays_the_games_one_at_a_time(tmp_path):
+    """A 'moves' line that is not a list is a protocol fault: the games in flight are
+    played again with plain messages, which this bot answers well."""
+    text = config_text("libraria", 2, [batch_bot("bad_batch"), "random"], 12)
+    code, output, replayed = run(tmp_path, text, "--workers", "0", name="a.yaml")
+    assert code == 0, output
+    assert "a bad moves line" in (replayed / "run.log").read_text()  # the fault happened
+    plain_text = config_text("libraria", 2, [batch_bot("mixed"), "random"], 12) + ONE_AT_A_TIME
+    code, output, plain = run(tmp_path, plain_text, "--workers", "0", name="b.yaml")
+    assert code == 0, output
+    assert (replayed / "games.jsonl").read_bytes() == (plain / "games.jsonl").read_bytes()
+
+
+def _client(*lines: dict) -> list[dict]:
+    """The Python client's answers to ``lines`` (then the end of its input)."""
+    command = [sys.executable, "-m", "simcli.protocol.client", "--use", "random", "--no-sandbox"]
+    result = subprocess.run(
+        command,
+        input=b"".join(encode(line) for line in lines),
+        capture_output=True,
+        timeout=60,
+        check=True,
+    )
+    return [decode(line) for line in result.stdout.splitlines()]
+
+
+HELLO = {"type": "hello", "protocol": 1, "game": "libraria", "players": 2, "options": {}}
+
+
+def test_the_python_client_takes_batch_only_when_offered():
+    (ready,) = _client(HELLO)
+    assert ready["type"] == "ready" and "extensions" not in ready
+    (ready,) = _client({**HELLO, "extensions": ["batch", "something-newer"]})
+    assert ready["extensions"] == ["batch"]
+
+
+def test_the_python_client_answers_a_batch_in_one_line_and_plain_requests_too():
+    starts = [{"type": "start", "index": i, "seat": 0, "seed": 100 + i} for i in (4, 5)]
+    batch = {"type": "choose_batch", "requests": [[4, 0, [7, 8, 9]], [5, 0, [1, 2]]]}
+    plain = {"type": "choose", "index": 4, "seat": 0, "legal": [3, 6]}
+    ready, moves, move = _client({**HELLO, "extensions": ["batch"]}, *starts, batch, plain)
+    assert moves["type"] == "moves"
+    first, second = moves["moves"]
+    assert first in (7, 8, 9) and second in (1, 2)
+    assert move["type"] == "move" and move["move"] in (3, 6)
+
+
+def test_a_failing_request_in_a_batch_costs_its_entry_alone():
+    """A request for a game that never started fails by itself: its entry is an error,
+    the other requests of the line are answered."""
+    start = {"type": "start", "index": 4, "seat": 1, "seed": 104}
+    batch = {"type": "choose_batch", "requests": [[9, 0, [1]], [4, 1, [5]]]}
+    _, moves = _client({**HELLO, "extensions": ["batch"]}, start, batch)
+    failed, played = moves["moves"]
+    assert failed["error"] == "exception" and failed["message"].startswith("KeyError")
+    assert played == 5

@@ -21,13 +21,20 @@ import threading
 import time
 import traceback
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, NamedTuple
 
 from simcli.frozen import freeze
 from simcli.moves import is_plain_move, not_a_move
-from simcli.protocol import PROTOCOL_VERSION, ProtocolError, decode, encode
+from simcli.protocol import BATCH, PROTOCOL_VERSION, ProtocolError, decode, encode
 from simcli.seeding import seeded_random
 from simcli.tournament.faults import describe
+
+
+class _Failure(NamedTuple):
+    """Why a request gets no move: the forfeit's ``kind`` and ``message``."""
+
+    kind: str
+    message: str
 
 
 class _Client:
@@ -42,7 +49,7 @@ class _Client:
         self.players = 0
         self.params: dict[str, Any] = {}
         self.options: Any = None
-        # (game index, seat) -> the strategy instance of that game, or why it failed to start
+        # (game index, seat) -> the bound choose of that game's strategy, or why it failed
         self.seats: dict[tuple[int, int], Any] = {}
         self.failed: dict[tuple[int, int], tuple[str, str]] = {}
         # the options of each game in flight (games of two variants may interleave)
@@ -92,6 +99,7 @@ class _Client:
                 "name": self.cls.__name__,
                 "wants_view": getattr(self.cls, "wants_view", True) is not False,
                 "interleave": True,
+                **({"extensions": [BATCH]} if BATCH in (message.get("extensions") or ()) else {}),
             }
         )
 
@@ -104,36 +112,52 @@ class _Client:
         try:
             strategy = self.cls(**self.params)
             strategy.start_game(self.game, seat, seeded_random(int(message["seed"])))
+            choose = strategy.choose  # read once, as the in-process referee does
         except BaseException as exc:  # the referee forfeits the seat at its first move
             self.failed[key] = ("exception", describe(exc))
             traceback.print_exc()
             return
-        self.seats[key] = strategy
+        self.seats[key] = choose
 
     def choose(self, message: dict[str, Any]) -> None:
-        seat = int(message["seat"])
-        key = (int(message["index"]), seat)
+        move = self.decide(
+            int(message["index"]), int(message["seat"]), message["legal"], message.get("view")
+        )
+        if type(move) is _Failure:
+            self.send({"type": "error", "kind": move.kind, "message": move.message})
+        else:
+            self.send({"type": "move", "move": move})
+
+    def choose_batch(self, message: dict[str, Any]) -> None:
+        """Several requests in one line (``batch`` extension), answered in one ``moves``
+        line: each entry a move, or ``{"error": kind, "message": text}``."""
+        decide = self.decide
+        moves = []
+        for index, seat, legal, *view in message["requests"]:
+            move = decide(index, seat, legal, view[0] if view else None)
+            if type(move) is _Failure:
+                move = {"error": move.kind, "message": move.message}
+            moves.append(move)
+        self.send({"type": "moves", "moves": moves})
+
+    def decide(self, index: int, seat: int, legal: list[Any], snapshot: Any) -> Any:
+        """The strategy's move for one request, or the :class:`_Failure` that forfeits."""
+        key = (index, seat)
         if key in self.failed:
-            kind, text = self.failed.pop(key)
-            self.send({"type": "error", "kind": kind, "message": text})
-            return
-        legal = message["legal"]
-        snapshot = message.get("view")
+            return _Failure(*self.failed.pop(key))
         view = (
             self.game.state_from_snapshot(self.players, self.game_options[key], snapshot)
             if snapshot is not None
             else None
         )
         try:
-            move = self.seats[key].choose(view, legal)
+            move = self.seats[key](view, legal)
         except BaseException as exc:  # SystemExit & co.: the seat's forfeit, as in-process
             traceback.print_exc()
-            self.send({"type": "error", "kind": "exception", "message": describe(exc)})
-            return
-        if not is_plain_move(move):
-            self.send({"type": "error", "kind": "illegal_move", "message": not_a_move(move)})
-            return
-        self.send({"type": "move", "move": move})
+            return _Failure("exception", describe(exc))
+        if type(move) is not int and not is_plain_move(move):
+            return _Failure("illegal_move", not_a_move(move))
+        return move
 
     def serve(self, stdin: int) -> int:
         """Answer messages until ``quit`` or the end of input. Everything that arrived
@@ -154,7 +178,9 @@ class _Client:
     def handle(self, message: dict[str, Any]) -> bool:
         """Act on one message; True for ``quit``."""
         kind = message["type"]
-        if kind == "choose":
+        if kind == "choose_batch":
+            self.choose_batch(message)
+        elif kind == "choose":
             self.choose(message)
         elif kind == "start":
             self.start(message)

@@ -30,8 +30,10 @@ from simcli.tournament.play import Ask, GamePlay
 from simcli.tournament.remote import RemoteSeat
 from simcli.tournament.strategy_process import StrategyFault
 
-#: Games a worker keeps in flight when its strategy processes can interleave.
-WINDOW = 32
+#: Games a worker keeps in flight when its strategy processes can interleave: more than a
+#: range of the run holds (at most 100 games), so that its games, which start together
+#: and mostly move in step, take one round trip per move number, not two.
+WINDOW = 128
 
 
 class Job(NamedTuple):
@@ -164,22 +166,36 @@ class _Games:
                 return
 
     def _answers(self, player: RemoteSeat) -> None:
+        """Act on the answers that arrived from one process: messages of their own, or
+        the entries of a ``moves`` line (``batch`` extension), each for the oldest
+        request not yet answered."""
         assert player.process is not None
+        pending = player.pending
+        batches = player.process.batches
         for reply in player.process.available():
-            if not player.pending:
-                raise _Abandon  # an answer nobody asked for
-            ask = player.pending.popleft()
-            self.since[player] = time.monotonic()
-            if not player.pending:
-                self.waiting.discard(player)
-            try:
-                move = player.answer(ask.seat, reply, ask.legal)
-            except Forfeit as forfeit:
-                self._step(ask.index, self.inflight[ask.index], None, forfeit)
+            if batches and reply["type"] == "moves":
+                entries = reply.get("moves")
+                if type(entries) is not list or len(entries) > len(pending):
+                    raise _Abandon  # not a list of answers, or answers nobody asked for
+                answer = player.answer_entry
             else:
-                self._step(ask.index, self.inflight[ask.index], move, None)
-            if player.process is None:  # the step above abandoned everything
-                return
+                entries = [reply]
+                answer = player.answer
+            self.since[player] = time.monotonic()
+            for entry in entries:
+                if not pending:
+                    raise _Abandon  # an answer nobody asked for
+                ask = pending.popleft()
+                try:
+                    move = answer(ask.seat, entry, ask.legal)
+                except Forfeit as forfeit:
+                    self._step(ask.index, self.inflight[ask.index], None, forfeit)
+                else:
+                    self._step(ask.index, self.inflight[ask.index], move, None)
+                if player.process is None:  # the step above abandoned everything
+                    return
+            if not pending:
+                self.waiting.discard(player)
 
     def abandon(self, replay_them: bool = True) -> None:
         """Stop every strategy process and play the games in flight again, alone."""

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from simcli.moves import IllegalAnswer, find_move, short
-from simcli.protocol import PROTOCOL_VERSION
+from simcli.protocol import EXTENSIONS, PROTOCOL_VERSION
 from simcli.tournament.faults import Forfeit
 from simcli.tournament.strategy_process import (
     StrategyFault,
@@ -55,6 +55,15 @@ def parse_command(text: str) -> list[str]:
     return argv
 
 
+def choose_message(index: int, seat: int, view: Any, legal: list[Any]) -> dict[str, Any]:
+    """A ``choose`` request as a message of its own."""
+    message: dict[str, Any] = {"type": "choose", "index": index, "seat": seat}
+    if view is not None:
+        message["view"] = view
+    message["legal"] = legal
+    return message
+
+
 class RemoteSeat:
     """The player of one seat whose strategy runs in a process (see the module doc).
 
@@ -67,6 +76,7 @@ class RemoteSeat:
         self.seen: set[int] = set()  # the seat seeds (deals) this process has played
         self.pending: deque[Any] = deque()  # what waits for an answer, oldest first
         self.options_sent: Any = None
+        self.fault: StrategyFault | None = None  # why a launched process failed to start
 
     @property
     def wants_view(self) -> bool:
@@ -78,11 +88,40 @@ class RemoteSeat:
         process = self.process
         return process is not None and (not process.alive() or seed in self.seen)
 
+    def launch(self, options: Mapping[str, Any]) -> None:
+        """Start this seat's process ahead of its first game without waiting for its
+        handshake (see :meth:`ready`), so that the processes of several seats start side
+        by side."""
+        if self.process is None and self.fault is None:
+            try:
+                self.process = self.factory.spawn(options, wait=False)
+                self.options_sent = options
+            except StrategyFault as fault:
+                self.fault = fault
+
+    def ready(self) -> None:
+        """Complete the handshake of a launched process; a failure is kept for the seat's
+        next game, which it forfeits as if the process had started then."""
+        process = self.process
+        if process is None or process.started:
+            return
+        try:
+            process.handshake()
+        except StrategyFault as fault:
+            self.process = None
+            self.fault = fault
+            return
+        self.factory.interleaves = process.interleaves
+
     def start_game(self, index: int, seat: int, seed: int, options: Mapping[str, Any]) -> None:
         if self.needs_fresh_process(seed):
             self.close()
+        self.ready()
         process = self.process
         try:
+            if self.fault is not None:
+                fault, self.fault = self.fault, None
+                raise fault
             if process is None:
                 process = self.process = self.factory.spawn(options)
                 self.options_sent = options
@@ -97,22 +136,25 @@ class RemoteSeat:
         self.seen.add(seed)
 
     def request(self, index: int, seat: int, view: Any, legal: list[Any]) -> None:
-        """Queue a choose request (sent by the process's next ``flush``)."""
-        message: dict[str, Any] = {"type": "choose", "index": index, "seat": seat}
-        if view is not None:
-            message["view"] = view
-        message["legal"] = legal
-        assert self.process is not None
-        self.process.queue(message)
+        """Queue a choose request (sent by the process's next ``flush``): in the
+        ``choose_batch`` line of a program that took the ``batch`` extension, else as a
+        message of its own."""
+        process = self.process
+        assert process is not None
+        if process.batches:
+            process.queue_request(
+                [index, seat, legal] if view is None else [index, seat, legal, view]
+            )
+        else:
+            process.queue(choose_message(index, seat, view, legal))
 
     def choose(self, index: int, seat: int, view: Any, legal: list[Any]) -> Any:
         """Ask for a move and wait for it: the checked legal move, or the seat's
         :class:`Forfeit` (a process that failed is stopped)."""
         try:
             deadline = time.monotonic() + self.factory.move_seconds
-            self.request(index, seat, view, legal)
             assert self.process is not None
-            self.process.flush(deadline)
+            self.process.send(choose_message(index, seat, view, legal), deadline)
             return self.answer(seat, self.process.receive(deadline), legal)
         except StrategyFault as fault:
             self.close()
@@ -139,9 +181,24 @@ class RemoteSeat:
             raise Forfeit(seat, err, str(reply.get("message", ""))[:500])
         raise StrategyFault("protocol", f"answered a choose request with a {kind!r} message")
 
+    def answer_entry(self, seat: int, entry: Any, legal: list[Any]) -> Any:
+        """The legal move one entry of a ``moves`` line names (``batch`` extension): a
+        move, ``{"index": i}`` or ``{"error": kind, "message": text}``; :class:`Forfeit`
+        as for a message of its own."""
+        if type(entry) is not dict:
+            try:
+                return find_move(legal, entry)
+            except IllegalAnswer as exc:
+                raise Forfeit(seat, "illegal_move", str(exc)) from None
+        if "error" in entry:
+            reply = {"type": "error", "kind": entry["error"], "message": entry.get("message", "")}
+        else:
+            reply = {"type": "move", **{k: entry[k] for k in ("index", "move") if k in entry}}
+        return self.answer(seat, reply, legal)
+
     def end_game(self, index: int, seat: int, record: Mapping[str, Any]) -> None:
         process = self.process
-        if process is None or not process.alive():
+        if process is None:
             return
         notice = {
             "type": "end",
@@ -151,7 +208,7 @@ class RemoteSeat:
             "winners": record.get("winners"),
             "termination": record.get("termination"),
         }
-        process.queue(notice)  # goes out with the next message
+        process.queue(notice)  # goes out with the next message (if the process lives on)
 
     def close(self) -> None:
         if self.process is not None:
@@ -205,28 +262,56 @@ class RemoteSeatFactory:
             "options": dict(options),
             "params": self.params,
             "name": self.name,
+            "extensions": list(EXTENSIONS),
         }
 
-    def spawn(self, options: Mapping[str, Any]) -> StrategyProcess:
+    def spawn(self, options: Mapping[str, Any], wait: bool = True) -> StrategyProcess:
+        """A new process of this strategy (with ``wait`` false, its handshake is for the
+        caller to complete: see :meth:`StrategyProcess.handshake`)."""
         process = StrategyProcess(
             self.name,
             self.command,
             self.hello(options),
             cwd=self.cwd,
             memory_limit=self.memory_limit,
+            wait=wait,
         )
-        self.interleaves = process.interleaves
+        if wait:
+            self.interleaves = process.interleaves
         return process
 
+    def quit(self) -> None:
+        """Send ``quit`` to every process, so that they exit side by side (then
+        :meth:`close`)."""
+        for player in self.seats.values():
+            if player.process is not None:
+                player.process.quit()
+
     def close(self) -> None:
+        self.quit()
         for player in self.seats.values():
             player.close()
 
 
-def check_handshake(factory: RemoteSeatFactory, options: Mapping[str, Any]) -> None:
-    """Start the program, complete the handshake and stop it: ``ValueError`` with the
-    reason when that fails (``simcli validate`` and ``run`` call this before any game)."""
-    try:
-        factory.spawn(options).stop()
-    except StrategyFault as fault:
-        raise ValueError(fault.message) from None
+def check_handshakes(factories: Sequence[RemoteSeatFactory], options: Mapping[str, Any]) -> None:
+    """Start every program at once, complete the handshakes and stop them:
+    ``ValueError`` naming the strategy and the reason for the first that fails (``simcli
+    validate`` and ``run`` call this before any game)."""
+    started: list[tuple[RemoteSeatFactory, StrategyProcess | StrategyFault]] = []
+    for factory in factories:
+        try:
+            started.append((factory, factory.spawn(options, wait=False)))
+        except StrategyFault as fault:
+            started.append((factory, fault))
+    failure = None
+    for factory, process in started:
+        if isinstance(process, StrategyProcess):
+            try:
+                process.handshake()
+                process.stop(grace=0)  # nothing to keep: no need to let it exit
+                continue
+            except StrategyFault as fault:
+                process = fault
+        failure = failure or f"strategy '{factory.name}': {process.message}"
+    if failure is not None:
+        raise ValueError(failure)

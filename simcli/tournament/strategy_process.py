@@ -21,7 +21,15 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from simcli.protocol import MAX_LINE, PROTOCOL_VERSION, ProtocolError, decode, encode, quote
+from simcli.protocol import (
+    BATCH,
+    MAX_LINE,
+    PROTOCOL_VERSION,
+    ProtocolError,
+    decode,
+    encode,
+    quote,
+)
 from simcli.protocol.sandbox import child_setup
 
 log = logging.getLogger("simcli.strategy")
@@ -56,12 +64,18 @@ class StrategyProcess:
         cwd: str | None = None,
         memory_limit: int | None = None,
         handshake_seconds: float = HANDSHAKE_SECONDS,
+        wait: bool = True,
     ):
+        """Start the program and send ``hello``; unless ``wait`` is false (then call
+        :meth:`handshake` before anything else, so that several programs start at once),
+        wait for its ``ready``."""
         self.label = label
         self.flooded = False
         self._buffer = bytearray()
         self._outbox: list[bytes] = []
+        self._requests: list[list[Any]] = []  # choose requests for one choose_batch line
         self._stderr_tail = ""  # the last line written to standard error
+        self._quit_sent = False
         if cwd is None:
             cwd = "/"  # a folder of nobody's: nothing relative to read or write there
         try:
@@ -82,9 +96,29 @@ class StrategyProcess:
         os.set_blocking(self._in, False)
         self._drain = threading.Thread(target=self._read_stderr, daemon=True)
         self._drain.start()
-        deadline = time.monotonic() + handshake_seconds
+        self._handshake_deadline: float | None = time.monotonic() + handshake_seconds
         try:
-            self.send(dict(hello), deadline)
+            self.send(dict(hello), self._handshake_deadline)
+        except StrategyFault:
+            self.stop()
+            raise
+        self.wants_view = True
+        self.interleaves = self.batches = False
+        if wait:
+            self.handshake()
+
+    @property
+    def started(self) -> bool:
+        """Whether the handshake is complete."""
+        return self._handshake_deadline is None
+
+    def handshake(self) -> None:
+        """Wait for the answer to ``hello`` (once; :class:`StrategyFault` and the process
+        stopped when it is not ``ready``)."""
+        deadline = self._handshake_deadline
+        if deadline is None:
+            return
+        try:
             reply = self.receive(deadline, during="the handshake")
             if reply["type"] == "error":
                 why = str(reply.get("message"))[:300]
@@ -98,8 +132,11 @@ class StrategyProcess:
         except StrategyFault:
             self.stop()
             raise
+        self._handshake_deadline = None
         self.wants_view = reply.get("wants_view", True) is not False
         self.interleaves = reply.get("interleave") is True
+        extensions = reply.get("extensions")
+        self.batches = type(extensions) is list and BATCH in extensions
 
     # -- pipes ---------------------------------------------------------------------
 
@@ -129,12 +166,22 @@ class StrategyProcess:
         """Add a message to what :meth:`flush` sends next."""
         self._outbox.append(encode(message))
 
+    def queue_request(self, request: list[Any]) -> None:
+        """Add a choose request (``[index, seat, legal]``, plus the view when sent) to the
+        ``choose_batch`` line :meth:`flush` sends next (``batch`` extension)."""
+        self._requests.append(request)
+
     def send(self, message: dict[str, Any], deadline: float) -> None:
         """Send ``message`` (and anything queued before it) now."""
         self.queue(message)
         self.flush(deadline)
 
     def flush(self, deadline: float) -> None:
+        """Write everything queued in one go: the messages, then the batched requests (a
+        game's ``start`` goes before its first request, its ``end`` after its last)."""
+        if self._requests:
+            self._outbox.append(encode({"type": "choose_batch", "requests": self._requests}))
+            self._requests = []
         if not self._outbox:
             return
         data = memoryview(b"".join(self._outbox))
@@ -228,13 +275,21 @@ class StrategyProcess:
         except (ProcessLookupError, PermissionError):
             pass
 
-    def stop(self, grace: float = 1.0) -> None:
-        """Ask the process to quit, then kill its whole process group."""
-        if self.alive():
+    def quit(self) -> None:
+        """Send ``quit`` (once) without waiting: processes stopped together then exit
+        side by side."""
+        if not self._quit_sent and self.alive():
+            self._quit_sent = True
             try:
                 self.send({"type": "quit"}, time.monotonic() + 0.2)
             except StrategyFault:
                 pass
+
+    def stop(self, grace: float = 1.0) -> None:
+        """Ask the process to quit, give it ``grace`` seconds to exit, then kill its whole
+        process group."""
+        self.quit()
+        if grace > 0 and self.alive():
             try:
                 self.proc.wait(timeout=grace)
             except subprocess.TimeoutExpired:

@@ -18,7 +18,7 @@ from simcli.tournament.interleave import WINDOW, Job, interleave
 from simcli.tournament.play import GamePlay, StrategyFactory, drive, game_play
 from simcli.tournament.remote import (
     RemoteSeatFactory,
-    check_handshake,
+    check_handshakes,
     parse_command,
     python_client_command,
 )
@@ -156,6 +156,13 @@ class ChunkPlayer:
         process can interleave games and no move time limit applies (see
         ``interleave.py``), else one at a time."""
         remote = [f for f in self.factories.values() if isinstance(f, RemoteSeatFactory)]
+        if remote and start < stop:  # the first game's processes start side by side
+            options = self.config.options_for(self.schedule.spec(start).variant)
+            players = [player for player, _ in self._job(start).seeds]
+            for player in players:
+                player.launch(options)
+            for player in players:
+                player.ready()
         if not remote or self.config.move_time_limit or not all(f.interleaves for f in remote):
             for index in range(start, stop):
                 yield self.play_one(index)
@@ -178,10 +185,13 @@ class ChunkPlayer:
         return Job(index, partial(self.game_play, index), seeds)
 
     def close(self) -> None:
-        """Stop the strategy processes this player started."""
-        for factory in self.factories.values():
-            if isinstance(factory, RemoteSeatFactory):
-                factory.close()
+        """Stop the strategy processes this player started (all told to quit first, so
+        that they exit side by side)."""
+        remote = [f for f in self.factories.values() if isinstance(f, RemoteSeatFactory)]
+        for factory in remote:
+            factory.quit()
+        for factory in remote:
+            factory.close()
 
 
 def strategy_factories(config: Config) -> dict[str, StrategyFactory]:
@@ -220,12 +230,11 @@ def check_strategy_processes(config: Config) -> None:
     raises :class:`StrategyLoadError` naming the strategy and what went wrong."""
     from simcli.errors import StrategyLoadError
 
-    for name, factory in strategy_factories(config).items():
-        if isinstance(factory, RemoteSeatFactory):
-            try:
-                check_handshake(factory, config.options)
-            except ValueError as exc:
-                raise StrategyLoadError(f"strategy '{name}': {exc}") from None
+    remote = [f for f in strategy_factories(config).values() if isinstance(f, RemoteSeatFactory)]
+    try:
+        check_handshakes(remote, config.options)
+    except ValueError as exc:
+        raise StrategyLoadError(str(exc)) from None
 
 
 def pack(start: int, lines: list[str], outcomes: list[GameResult]) -> Chunk:
