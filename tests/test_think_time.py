@@ -47,8 +47,8 @@ def test_summaries_by_hand() -> None:
     again = ThinkTimes.from_json(json.loads(json.dumps(think.to_json())))
     assert think_rows(again) == think_rows(think)
     text = think_table(think)
-    assert text.splitlines()[0] == "Think time per move (seconds, 1 games; p95 to within 12%)"
-    assert text.splitlines()[3].split() == ["x", "20", "0.00595", "0.00112", "0.1"]
+    assert text.splitlines()[0] == "Think time per move (milliseconds, 1 games; p95 to within 12%)"
+    assert text.splitlines()[3].split() == ["x", "20", "5.950", "1.122", "100.000"]  # in ms
 
 
 CONFIG = f"""\

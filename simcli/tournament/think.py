@@ -193,7 +193,7 @@ def think_table(think: ThinkTimes) -> str:
     width = max(len("strategy"), *(len(r["strategy"]) for r in rows))
     head = f"{'strategy':<{width}}  {'moves':>9}  {'mean':>9}  {'p95':>9}  {'max':>9}"
     lines = [
-        f"Think time per move (seconds, {think.games} games; p95 to within 12%)",
+        f"Think time per move (milliseconds, {think.games} games; p95 to within 12%)",
         head,
         "-" * len(head),
     ]
@@ -213,5 +213,8 @@ def think_text(folder: str | Path | None) -> str:
     return think_table(think) if think is not None else ""
 
 
-def _s(x: float | None) -> str:
-    return f"{'n/a':>9}" if x is None else f"{x:>9.3g}"
+def _s(seconds: float | None) -> str:
+    if seconds is None:
+        return f"{'n/a':>9}"
+    ms = seconds * 1000
+    return f"{ms:>9.3f}" if ms >= 0.001 else f"{'<0.001':>9}"
