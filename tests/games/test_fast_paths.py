@@ -230,23 +230,122 @@ def test_the_referee_never_takes_the_trusted_path(game_id, players, options, mon
 
 
 def test_adas_play_tables_equal_a_scan_of_the_row() -> None:
-    """The plays looked up by a row's colour boundaries are those the scan of the row
-    finds, for rows of every length with a table and every move card."""
+    """The plays looked up by a row's boundary key (tables built once per row length,
+    blocks of several cards kept as met) are those the scan of the row finds, for rows
+    of every length with a table, every shifting card and sets of them; longer rows
+    are scanned."""
     from simcli.games.adas_library.rows import (
+        SHIFT_N,
         TABLE_MAX_LENGTH,
-        boundaries,
+        boundary_key,
         end_targets,
         move_targets,
-        plays_by_boundaries,
+        shift_block,
+        shift_tables,
     )
 
+    def scan(card, row):
+        n = SHIFT_N[card]
+        targets = end_targets(row) if n is None else move_targets(row, n)
+        return [[card, p, d] for p, d, _ in targets]
+
     rng = random.Random(8)
+    cards = sorted(SHIFT_N)
     for _ in range(400):
-        row = [rng.randrange(3) for _ in range(rng.randint(2, TABLE_MAX_LENGTH))]
-        mask = boundaries(row)
-        for n in (1, 2, 3, 4):
-            scan = [(p, d) for p, d, _ in move_targets(row, n)]
-            assert list(plays_by_boundaries(len(row), n)[mask]) == scan
-        scan = [(p, d) for p, d, _ in end_targets(row)]
-        assert list(plays_by_boundaries(len(row), None)[mask]) == scan
-    assert plays_by_boundaries(TABLE_MAX_LENGTH + 1, 1) is None  # scanned instead
+        row = [rng.randrange(3) for _ in range(rng.randint(2, TABLE_MAX_LENGTH + 3))]
+        key = boundary_key(row)
+        assert key == tuple(row[i] != row[i + 1] for i in range(len(row) - 1))
+        tables = shift_tables(len(row))
+        chosen = tuple(rng.sample(cards, rng.randint(1, 4)))
+        for card in chosen:
+            if len(row) <= TABLE_MAX_LENGTH:
+                assert list(tables[card][key]) == scan(card, row)
+            else:
+                assert not tables  # scanned instead
+        block = shift_block(chosen, row)
+        assert list(block) == [move for card in chosen for move in scan(card, row)]
+        assert shift_block(chosen, row, key) == block  # kept, or scanned again alike
+
+
+def adas_scan(state) -> list:
+    """The legal moves of an Ada's Library position by a plain scan of the seat's row,
+    the master order and the partner's row with the functions of ``rows`` (which the
+    engine's tables do not use), card by card in the fixed card order, then the
+    discards."""
+    from simcli.games.adas_library.components import CARD_TYPES
+    from simcli.games.adas_library.rows import (
+        MASTER_N,
+        MOVE_N,
+        SWITCH_N,
+        end_targets,
+        exchange_positions,
+        move_targets,
+        switch_pairs,
+    )
+
+    seat = state.current_player
+    row, master = state.rows[seat], state.master
+    cards = [card for card in CARD_TYPES if card in state.hands[seat]]
+    moves = []
+    for card in cards:
+        if card in MOVE_N:
+            moves += [[card, p, d] for p, d, _ in move_targets(row, MOVE_N[card])]
+        elif card == "move_end":
+            moves += [[card, p, d] for p, d, _ in end_targets(row)]
+        elif card in SWITCH_N:
+            moves += [[card, i] for i in switch_pairs(row, SWITCH_N[card])]
+        elif card == "reverse":
+            moves += [[card]] if row[0] != row[-1] else []
+        elif card in MASTER_N:
+            moves += [[card, p, d] for p, d, _ in move_targets(master, MASTER_N[card])]
+        else:
+            other = state.rows[state.partner(seat)]
+            moves += [[card, i] for i in exchange_positions(row, other)]
+    return moves + [["discard", card] for card in cards]
+
+
+@pytest.mark.parametrize(
+    ("players", "options"), [(2, {}), (4, {}), (4, {"exchange_partner": "diagonal"})]
+)
+def test_adas_legal_moves_equal_a_scan_at_every_ply(players, options) -> None:
+    """At every ply of random games (trusted moves), the legal moves, in order, are the
+    plain scan's; a move list handed out is a fresh copy (changing it, or a move in it,
+    changes nothing)."""
+    game = get_game("adas_library")
+    opts = game.resolve_options(options)
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = game.new_state(players, opts, game.sample_setup(players, opts, rng))
+        while not state.is_terminal():
+            if state.current_player == CHANCE:
+                state.apply_trusted(state.sample_chance(rng))
+                continue
+            moves = state.legal_moves()
+            assert moves == adas_scan(state)
+            moves[0].append("x")
+            moves[-1][1] = "x"
+            assert state.legal_moves() == adas_scan(state)
+            state.apply_trusted(state.legal_moves()[rng.randrange(len(moves))])
+
+
+def test_adas_long_rows_are_scanned() -> None:
+    """Rows longer than the tables (a data file with 14 books each) get the scan's
+    moves."""
+    from simcli.games.adas_library.rows import TABLE_MAX_LENGTH
+
+    game = get_game("adas_library")
+    comp = game.resolve_options({})["components"]
+    comp = {**comp, "players": {"2": {"tiles": 30, "books_each": 14}, "4": comp["players"]["4"]}}
+    opts = game.resolve_options({"components": comp})
+    rng = random.Random(3)
+    state = game.new_state(2, opts, game.sample_setup(2, opts, rng))
+    assert len(state.rows[0]) > TABLE_MAX_LENGTH
+    for _ in range(300):
+        if state.is_terminal():
+            break
+        if state.current_player == CHANCE:
+            state.apply(state.sample_chance(rng))
+            continue
+        moves = state.legal_moves()
+        assert moves == adas_scan(state)
+        state.apply(moves[rng.randrange(len(moves))])
