@@ -120,18 +120,23 @@ def test_libraria_trusted_playouts_end_like_validated_ones() -> None:
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_library_legal_moves_equal_a_scan_of_the_board(players) -> None:
-    """Plates, walls and wall pushes as a plain scan of cells and gaps finds them
-    (pushes by walking the run of walls, ``wall_push_target``)."""
+    """The whole list, in order, as a plain scan of cells and gaps finds it: plates,
+    walls, wall pushes (by walking the run of walls, ``wall_push_target``), topples of
+    the seat's walls (gap order, both ways) and sphere pushes (``sphere_push_end``,
+    which rolls the sphere step by step), at every ply of random games."""
     from simcli.games.library.board import (
         CELLS,
         GAPS,
         PLATE_MOVES,
         PUSH_DIRS,
         PUSH_WALL_MOVES,
+        SPHERE_MOVES,
+        TOPPLE_DIRS,
+        TOPPLE_MOVES,
         WALL_MOVES,
     )
 
-    blocked = 0
+    blocked = topples = rolls = 0
     for seed in range(6):
         for _game, _opts, state in random_game("library", players, {}, seed):
             if state.current_player < 0:
@@ -145,10 +150,15 @@ def test_library_legal_moves_equal_a_scan_of_the_board(players) -> None:
             pushes = [
                 PUSH_WALL_MOVES[g][d] for g, d in own if state.wall_push_target(g, d) is not None
             ]
+            falls = [
+                TOPPLE_MOVES[g][d] for g in range(GAPS) if walls[g] == seat for d in TOPPLE_DIRS[g]
+            ]
+            spheres = [SPHERE_MOVES[d] for d in range(4) if state.sphere_push_end(d) is not None]
             blocked += len(own) - len(pushes)
-            assert moves[: len(plates) + len(gaps)] == plates + gaps
-            assert [m for m in moves if m.startswith("M ")] == pushes
-    assert blocked > 0  # the games reached walls that cannot be pushed
+            topples += len(falls)
+            rolls += len(spheres)
+            assert moves == (plates + gaps + pushes + falls + spheres or ["pass"])
+    assert blocked > 0 and topples > 0 and rolls > 0  # the games reached all kinds
 
 
 def test_libraria_scoring_tables_match_the_rule_for_any_tile_value() -> None:
