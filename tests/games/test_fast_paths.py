@@ -78,6 +78,31 @@ def test_trusted_apply_equals_validated_apply(game_id, players, options) -> None
 
 
 @pytest.mark.parametrize(("game_id", "players", "options"), CASES)
+def test_random_legal_move_is_the_drawn_legal_move(game_id, players, options) -> None:
+    """``random_legal_move(randbelow)`` asks for one draw below the number of legal
+    moves and returns a fresh copy of the legal move of that index (every index at
+    small branching, a seeded sample otherwise), at every ply of a random game."""
+    for _game, _opts, state in random_game(game_id, players, options, 5):
+        if state.current_player < 0:
+            continue
+        moves = state.legal_moves()
+        n = len(moves)
+        for k in range(n) if n <= 12 else random.Random(n).sample(range(n), 12):
+            asked = []
+
+            def draw(count, k=k, asked=asked):
+                asked.append(count)
+                return k
+
+            move = state.random_legal_move(draw)
+            assert asked == [n]
+            assert move == moves[k]
+            if isinstance(move, list):
+                move.append("changed")  # a copy: the state's moves stay as they were
+        assert state.legal_moves() == moves
+
+
+@pytest.mark.parametrize(("game_id", "players", "options"), CASES)
 def test_incremental_legal_moves_equal_a_rebuilt_position(game_id, players, options) -> None:
     for seed in (3, 4):
         for game, opts, state in random_game(game_id, players, options, seed):

@@ -23,7 +23,7 @@ orders the cards by keys drawn for (game, reshuffle ``n``), the same for every h
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from operator import ne
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -73,6 +73,18 @@ class HandPlan(NamedTuple):
 #: frozenset of a hand -> its :class:`HandPlan` (filled as hands are met; a hand is a
 #: subset of the card types and "?", so at most 2 ** 14 of them).
 HAND_PLANS: dict[frozenset[str], HandPlan] = {}
+
+
+def fresh(segments: Sequence[Sequence[list[Any]]]) -> list[list[Any]]:
+    """The moves of ``segments`` in one list, each a list of its own: the moves of a
+    tuple (a kept table's) are copied, those of a list (built for this call) taken."""
+    moves: list[list[Any]] = []
+    for segment in segments:
+        if segment.__class__ is tuple:
+            moves += map(list.copy, segment)
+        else:
+            moves += segment
+    return moves
 
 
 def hand_plan(hand: Collection[str]) -> HandPlan:
@@ -193,50 +205,104 @@ class AdasState(State):
 
     def plays(self, seat: int, card: str) -> list[list[Any]]:
         """Every use of ``card`` by ``seat`` that changes something, in fixed order."""
-        return self._plays(seat, hand_plan((card,)))
+        return fresh(self._segments(seat, hand_plan((card,))))
 
     def legal_moves(self) -> list[list[Any]]:
         if self.winner is not None or self.reshuffle or self.turns >= self.max_turns:
             return []
-        hand = self.hands[self.turns % self.players]
+        seat = self.turns % self.players
+        hand = self.hands[seat]
         plan = HAND_PLANS.get(frozenset(hand)) or hand_plan(hand)
-        moves = self._plays(self.turns % self.players, plan)
-        moves += map(list.copy, plan.discards)
-        return moves
+        segments = self._segments(seat, plan)
+        segments.append(plan.discards)
+        return fresh(segments)
 
-    def _plays(self, seat: int, plan: HandPlan) -> list[list[Any]]:
-        """The plays of the cards of ``plan`` by ``seat``, in :data:`CARD_TYPES` order.
+    def random_legal_move(self, randbelow: Callable[[int], int]) -> list[Any]:
+        """The move ``legal_moves()[randbelow(n)]`` (n: the number of legal moves),
+        for random rollouts: the plays are counted in the order of :meth:`_segments`
+        (Switches and Exchanges only counted) and only the move drawn is built."""
+        if self.winner is not None or self.reshuffle or self.turns >= self.max_turns:
+            return super().random_legal_move(randbelow)
+        seat = self.turns % self.players
+        hand = self.hands[seat]
+        plan = HAND_PLANS.get(frozenset(hand)) or hand_plan(hand)
+        row = self.rows[seat]
+        shifts = masters = ()
+        if plan.shifts:
+            key = tuple(map(ne, row, row[1:]))
+            shifts = SHIFT_BLOCKS.get((plan.shifts, key)) or shift_block(plan.shifts, row, key)
+        others = [
+            (card, n, sum(map(ne, row, row[n:])) if kind == SWITCH else int(row[0] != row[-1]))
+            for card, kind, n in plan.others
+        ]
+        if plan.masters:
+            master = self.master
+            key = tuple(map(ne, master, master[1:]))
+            masters = SHIFT_BLOCKS.get((plan.masters, key)) or shift_block(
+                plan.masters, master, key
+            )
+        other = self.rows[self.partners[seat]]
+        exchanges = sum(map(ne, row, other)) if plan.exchange else 0
+        i = randbelow(
+            len(shifts)
+            + sum([count for _, _, count in others])
+            + len(masters)
+            + exchanges
+            + len(plan.discards)
+        )
+        if i < len(shifts):
+            return shifts[i].copy()
+        i -= len(shifts)
+        for card, n, count in others:
+            if i < count:
+                if n is None:  # reverse
+                    return [card]
+                return [card, [p for p, d in enumerate(map(ne, row, row[n:])) if d][i]]
+            i -= count
+        if i < len(masters):
+            return masters[i].copy()
+        i -= len(masters)
+        if i < exchanges:
+            return ["exchange", [p for p, d in enumerate(map(ne, row, other)) if d][i]]
+        return plan.discards[i - exchanges].copy()
+
+    def _segments(self, seat: int, plan: HandPlan) -> list[Sequence[list[Any]]]:
+        """The plays of the cards of ``plan`` by ``seat`` in :data:`CARD_TYPES` order,
+        as segments for :func:`fresh`: tuples are kept tables' moves (never to be handed
+        out or changed), lists are moves built here.
 
         The plays of the move and Move to End cards (and of the master cards) depend only
         on where neighbouring books (master cards) differ: they are looked up by that key
         (see ``rows.shift_block``). Switches and Exchanges are the positions where two
         books differ."""
         row = self.rows[seat]
+        segments: list[Sequence[list[Any]]] = []
         if plan.shifts:
             key = tuple(map(ne, row, row[1:]))
             block = SHIFT_BLOCKS.get((plan.shifts, key))
             if block is None:
                 block = shift_block(plan.shifts, row, key)
-            moves = list(map(list.copy, block))
-        else:
-            moves = []
-        for card, kind, n in plan.others:
-            if kind == SWITCH:
-                moves += [[card, i] for i in range(len(row) - n) if row[i] != row[i + n]]
-            elif row[0] != row[-1]:  # reverse
-                moves.append([card])
+            segments.append(block)
+        if plan.others:
+            built = []
+            for card, kind, n in plan.others:
+                if kind == SWITCH:
+                    built += [[card, i] for i in range(len(row) - n) if row[i] != row[i + n]]
+                elif row[0] != row[-1]:  # reverse
+                    built.append([card])
+            segments.append(built)
         if plan.masters:
             master = self.master
             key = tuple(map(ne, master, master[1:]))
             block = SHIFT_BLOCKS.get((plan.masters, key))
             if block is None:
                 block = shift_block(plan.masters, master, key)
-            moves += map(list.copy, block)
+            segments.append(block)
         if plan.exchange:
             other = self.rows[self.partners[seat]]
             size = min(len(row), len(other))
-            moves += [["exchange", i] for i in range(size) if row[i] != other[i]]
-        return moves
+            segments.append([["exchange", i] for i in range(size) if row[i] != other[i]])
+        return segments
 
     def apply_trusted(self, move: Any) -> None:
         """:meth:`apply` without the checks, for a move from :meth:`legal_moves` (or a
