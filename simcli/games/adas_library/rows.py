@@ -197,7 +197,7 @@ def shift_block(
     :func:`shift_tables` and kept in :data:`SHIFT_BLOCKS` (``key``: the
     :func:`boundary_key` of ``items``, when the caller has it)."""
     if key is None:
-        key = boundary_key(items)
+        key = tuple(map(ne, items, items[1:]))  # boundary_key, inline: once per decision
     block = SHIFT_BLOCKS.get((cards, key))
     if block is None:
         tables = shift_tables(len(items))

@@ -35,7 +35,6 @@ from simcli.games.adas_library.rows import (
     LEFT,
     MASTER_N,
     MOVE_N,
-    SHIFT_BLOCKS,
     SHIFT_N,
     SWITCH_N,
     out_of_order,
@@ -229,18 +228,13 @@ class AdasState(State):
         row = self.rows[seat]
         shifts = masters = ()
         if plan.shifts:
-            key = tuple(map(ne, row, row[1:]))
-            shifts = SHIFT_BLOCKS.get((plan.shifts, key)) or shift_block(plan.shifts, row, key)
+            shifts = shift_block(plan.shifts, row)
         others = [
             (card, n, sum(map(ne, row, row[n:])) if kind == SWITCH else int(row[0] != row[-1]))
             for card, kind, n in plan.others
         ]
         if plan.masters:
-            master = self.master
-            key = tuple(map(ne, master, master[1:]))
-            masters = SHIFT_BLOCKS.get((plan.masters, key)) or shift_block(
-                plan.masters, master, key
-            )
+            masters = shift_block(plan.masters, self.master)
         other = self.rows[self.partners[seat]]
         exchanges = sum(map(ne, row, other)) if plan.exchange else 0
         i = randbelow(
@@ -278,11 +272,7 @@ class AdasState(State):
         row = self.rows[seat]
         segments: list[Sequence[list[Any]]] = []
         if plan.shifts:
-            key = tuple(map(ne, row, row[1:]))
-            block = SHIFT_BLOCKS.get((plan.shifts, key))
-            if block is None:
-                block = shift_block(plan.shifts, row, key)
-            segments.append(block)
+            segments.append(shift_block(plan.shifts, row))
         if plan.others:
             built = []
             for card, kind, n in plan.others:
@@ -292,12 +282,7 @@ class AdasState(State):
                     built.append([card])
             segments.append(built)
         if plan.masters:
-            master = self.master
-            key = tuple(map(ne, master, master[1:]))
-            block = SHIFT_BLOCKS.get((plan.masters, key))
-            if block is None:
-                block = shift_block(plan.masters, master, key)
-            segments.append(block)
+            segments.append(shift_block(plan.masters, self.master))
         if plan.exchange:
             other = self.rows[self.partners[seat]]
             size = min(len(row), len(other))
