@@ -55,7 +55,6 @@ OTHER_KINDS: dict[str, tuple[int, int | None]] = {
     "reverse": (REVERSE, None),
 }
 ROW_SHIFTS = (*MOVE_N, "move_end")  # cards whose plays shift a book of the row
-MASTER_SHIFTS = tuple(MASTER_N)
 
 
 class HandPlan(NamedTuple):
