@@ -7,10 +7,12 @@ temporary ``git worktree``; each side is measured in its own subprocess with
 ``PYTHONPATH`` pointing at its tree, alternately (base, head, base, head, ...), so that
 both see the same machine. Per game:
 
-* engine loop: random self-play games per second through the engine as search plays
-  it (setup, ``legal_moves``, a uniform choice, ``apply_trusted`` where the side has it,
-  else ``apply``; chance outcomes from ``sample_chance``), and the same loop with the
-  referee's validated ``apply``;
+* engine loop: random self-play games per second through the engine as a random
+  rollout of search plays it (setup, a uniformly random legal move by
+  ``random_legal_move`` where the side has it, else ``legal_moves`` and a uniform
+  choice, for the same draws; ``apply_trusted`` where the side has it, else ``apply``;
+  chance outcomes from ``sample_chance``), and the same loop as the referee plays it
+  (``legal_moves``, a uniform choice, the validated ``apply``);
 * search: MCTS iterations per second from the opening (random rollouts; ``ismcts`` for
   the hidden-card games).
 
@@ -62,16 +64,20 @@ def engine_rate(game_id: str, players: int, games: int, trusted: bool) -> float:
     rng = random.Random(1)
     choice = rng.choice
     start = time.perf_counter()
+    randbelow = rng._randbelow  # what choice draws: seq[randbelow(len(seq))]
     for _ in range(games):
         state = game.new_state(players, options, game.sample_setup(players, options, rng))
         apply = getattr(state, "apply_trusted", state.apply) if trusted else state.apply
         legal = state.legal_moves
+        pick = getattr(state, "random_legal_move", None) if trusted else None
         while True:
             seat = state.current_player
             if seat == -2:
                 break
             if seat == -1:
                 apply(state.sample_chance(rng))
+            elif pick is not None:
+                apply(pick(randbelow))
             else:
                 apply(choice(legal()))
         state.outcome()

@@ -22,7 +22,7 @@ import hashlib
 import json
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -132,6 +132,14 @@ class State(ABC):
         uses it: moves from strategies always go through :meth:`apply`. The default is
         :meth:`apply`; games override it where skipping the checks pays."""
         self.apply(move)
+
+    def random_legal_move(self, randbelow: Callable[[int], int]) -> Move:
+        """``legal_moves()[randbelow(len(legal_moves()))]``: the move a random rollout
+        plays, for the same draw (``randbelow(n)`` called once, with the number of legal
+        moves). Games override it where they can count their moves and build only the
+        one drawn; the result must equal the default's for every draw."""
+        moves = self.legal_moves()
+        return moves[randbelow(len(moves))]
 
     def sample_chance(self, rng: random.Random) -> Move:
         """Draw the outcome of the pending chance event. Games with common random numbers

@@ -182,12 +182,15 @@ def rollout(
     """Play ``state`` (changed in place) to the end, or for ``depth`` decisions, and return
     the per-seat rewards. Chance events are sampled from ``rng``.
 
+    A random rollout draws its moves by ``state.random_legal_move`` (the move
+    ``legal_moves()[randrange(n)]``, which a game may build without listing the others).
     Moves go through ``state.apply_trusted`` (they come from ``legal_moves``), except
     those of a policy without a true ``trusted`` attribute (a strategy used as the
     policy may answer anything), which ``state.apply`` checks."""
     apply = state.apply_trusted
     apply_policy = apply if getattr(policy, "trusted", False) else state.apply
     legal_moves = state.legal_moves
+    pick = state.random_legal_move  # legal_moves()[randrange(n)], for the same draw
     sample = state.sample_chance
     # ``_randbelow(n)`` is what ``randrange(n)`` returns for n >= 1 (the same draws),
     # without its argument checks; kept to ``random.Random`` and its subclasses
@@ -202,11 +205,10 @@ def rollout(
             continue
         if depth is not None and plies >= depth:
             return cutoff_rewards(game, state, mode)
-        moves = legal_moves()
         if policy is None:
-            apply(moves[randrange(len(moves))])
+            apply(pick(randrange))
         else:
-            apply_policy(policy(state, seat, moves))
+            apply_policy(policy(state, seat, legal_moves()))
         plies += 1
 
 

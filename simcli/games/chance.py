@@ -116,13 +116,23 @@ def keyed_pick(
     return min(items, key=lambda item: keys[number(item)])
 
 
-def copy_numbers(cards: Sequence[str], universe: Sequence[str]) -> list[int]:
-    """Numbers for cards that exist in several identical copies: the ``j``-th card of a
-    kind in ``cards`` is copy ``j`` of that kind in ``universe`` (every copy, those of a
-    kind next to each other)."""
+def first_copies(universe: Sequence[str]) -> dict[str, int]:
+    """card -> the number of its first copy in ``universe`` (for :func:`copy_numbers`)."""
     first: dict[str, int] = {}
     for i, card in enumerate(universe):
         first.setdefault(card, i)
+    return first
+
+
+def copy_numbers(
+    cards: Sequence[str], universe: Sequence[str], first: Mapping[str, int] | None = None
+) -> list[int]:
+    """Numbers for cards that exist in several identical copies: the ``j``-th card of a
+    kind in ``cards`` is copy ``j`` of that kind in ``universe`` (every copy, those of a
+    kind next to each other; ``first``: its :func:`first_copies`, when the caller keeps
+    them)."""
+    if first is None:
+        first = first_copies(universe)
     seen: dict[str, int] = {}
     out = []
     for card in cards:

@@ -13,7 +13,7 @@ Notation (fixed so that logs stay comparable):
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from simcli.frozen import FrozenDict, freeze
@@ -183,6 +183,10 @@ class LibrariaState(State):
 
     def legal_moves(self) -> list[int]:
         return self._free.copy()
+
+    def random_legal_move(self, randbelow: Callable[[int], int]) -> int:
+        free = self._free  # legal_moves() without the copy
+        return free[randbelow(len(free))]
 
     def apply(self, move: Any) -> None:
         if self.ply >= SPOTS:

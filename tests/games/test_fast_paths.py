@@ -78,6 +78,31 @@ def test_trusted_apply_equals_validated_apply(game_id, players, options) -> None
 
 
 @pytest.mark.parametrize(("game_id", "players", "options"), CASES)
+def test_random_legal_move_is_the_drawn_legal_move(game_id, players, options) -> None:
+    """``random_legal_move(randbelow)`` asks for one draw below the number of legal
+    moves and returns a fresh copy of the legal move of that index (every index at
+    small branching, a seeded sample otherwise), at every ply of a random game."""
+    for _game, _opts, state in random_game(game_id, players, options, 5):
+        if state.current_player < 0:
+            continue
+        moves = state.legal_moves()
+        n = len(moves)
+        for k in range(n) if n <= 12 else random.Random(n).sample(range(n), 12):
+            asked = []
+
+            def draw(count, k=k, asked=asked):
+                asked.append(count)
+                return k
+
+            move = state.random_legal_move(draw)
+            assert asked == [n]
+            assert move == moves[k]
+            if isinstance(move, list):
+                move.append("changed")  # a copy: the state's moves stay as they were
+        assert state.legal_moves() == moves
+
+
+@pytest.mark.parametrize(("game_id", "players", "options"), CASES)
 def test_incremental_legal_moves_equal_a_rebuilt_position(game_id, players, options) -> None:
     for seed in (3, 4):
         for game, opts, state in random_game(game_id, players, options, seed):
@@ -120,18 +145,23 @@ def test_libraria_trusted_playouts_end_like_validated_ones() -> None:
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_library_legal_moves_equal_a_scan_of_the_board(players) -> None:
-    """Plates, walls and wall pushes as a plain scan of cells and gaps finds them
-    (pushes by walking the run of walls, ``wall_push_target``)."""
+    """The whole list, in order, as a plain scan of cells and gaps finds it: plates,
+    walls, wall pushes (by walking the run of walls, ``wall_push_target``), topples of
+    the seat's walls (gap order, both ways) and sphere pushes (``sphere_push_end``,
+    which rolls the sphere step by step), at every ply of random games."""
     from simcli.games.library.board import (
         CELLS,
         GAPS,
         PLATE_MOVES,
         PUSH_DIRS,
         PUSH_WALL_MOVES,
+        SPHERE_MOVES,
+        TOPPLE_DIRS,
+        TOPPLE_MOVES,
         WALL_MOVES,
     )
 
-    blocked = 0
+    blocked = topples = rolls = 0
     for seed in range(6):
         for _game, _opts, state in random_game("library", players, {}, seed):
             if state.current_player < 0:
@@ -145,10 +175,15 @@ def test_library_legal_moves_equal_a_scan_of_the_board(players) -> None:
             pushes = [
                 PUSH_WALL_MOVES[g][d] for g, d in own if state.wall_push_target(g, d) is not None
             ]
+            falls = [
+                TOPPLE_MOVES[g][d] for g in range(GAPS) if walls[g] == seat for d in TOPPLE_DIRS[g]
+            ]
+            spheres = [SPHERE_MOVES[d] for d in range(4) if state.sphere_push_end(d) is not None]
             blocked += len(own) - len(pushes)
-            assert moves[: len(plates) + len(gaps)] == plates + gaps
-            assert [m for m in moves if m.startswith("M ")] == pushes
-    assert blocked > 0  # the games reached walls that cannot be pushed
+            topples += len(falls)
+            rolls += len(spheres)
+            assert moves == (plates + gaps + pushes + falls + spheres or ["pass"])
+    assert blocked > 0 and topples > 0 and rolls > 0  # the games reached all kinds
 
 
 def test_libraria_scoring_tables_match_the_rule_for_any_tile_value() -> None:
@@ -230,23 +265,122 @@ def test_the_referee_never_takes_the_trusted_path(game_id, players, options, mon
 
 
 def test_adas_play_tables_equal_a_scan_of_the_row() -> None:
-    """The plays looked up by a row's colour boundaries are those the scan of the row
-    finds, for rows of every length with a table and every move card."""
+    """The plays looked up by a row's boundary key (tables built once per row length,
+    blocks of several cards kept as met) are those the scan of the row finds, for rows
+    of every length with a table, every shifting card and sets of them; longer rows
+    are scanned."""
     from simcli.games.adas_library.rows import (
+        SHIFT_N,
         TABLE_MAX_LENGTH,
-        boundaries,
+        boundary_key,
         end_targets,
         move_targets,
-        plays_by_boundaries,
+        shift_block,
+        shift_tables,
     )
 
+    def scan(card, row):
+        n = SHIFT_N[card]
+        targets = end_targets(row) if n is None else move_targets(row, n)
+        return [[card, p, d] for p, d, _ in targets]
+
     rng = random.Random(8)
+    cards = sorted(SHIFT_N)
     for _ in range(400):
-        row = [rng.randrange(3) for _ in range(rng.randint(2, TABLE_MAX_LENGTH))]
-        mask = boundaries(row)
-        for n in (1, 2, 3, 4):
-            scan = [(p, d) for p, d, _ in move_targets(row, n)]
-            assert list(plays_by_boundaries(len(row), n)[mask]) == scan
-        scan = [(p, d) for p, d, _ in end_targets(row)]
-        assert list(plays_by_boundaries(len(row), None)[mask]) == scan
-    assert plays_by_boundaries(TABLE_MAX_LENGTH + 1, 1) is None  # scanned instead
+        row = [rng.randrange(3) for _ in range(rng.randint(2, TABLE_MAX_LENGTH + 3))]
+        key = boundary_key(row)
+        assert key == tuple(row[i] != row[i + 1] for i in range(len(row) - 1))
+        tables = shift_tables(len(row))
+        chosen = tuple(rng.sample(cards, rng.randint(1, 4)))
+        for card in chosen:
+            if len(row) <= TABLE_MAX_LENGTH:
+                assert list(tables[card][key]) == scan(card, row)
+            else:
+                assert not tables  # scanned instead
+        block = shift_block(chosen, row)
+        assert list(block) == [move for card in chosen for move in scan(card, row)]
+        assert shift_block(chosen, row, key) == block  # kept, or scanned again alike
+
+
+def adas_scan(state) -> list:
+    """The legal moves of an Ada's Library position by a plain scan of the seat's row,
+    the master order and the partner's row with the functions of ``rows`` (which the
+    engine's tables do not use), card by card in the fixed card order, then the
+    discards."""
+    from simcli.games.adas_library.components import CARD_TYPES
+    from simcli.games.adas_library.rows import (
+        MASTER_N,
+        MOVE_N,
+        SWITCH_N,
+        end_targets,
+        exchange_positions,
+        move_targets,
+        switch_pairs,
+    )
+
+    seat = state.current_player
+    row, master = state.rows[seat], state.master
+    cards = [card for card in CARD_TYPES if card in state.hands[seat]]
+    moves = []
+    for card in cards:
+        if card in MOVE_N:
+            moves += [[card, p, d] for p, d, _ in move_targets(row, MOVE_N[card])]
+        elif card == "move_end":
+            moves += [[card, p, d] for p, d, _ in end_targets(row)]
+        elif card in SWITCH_N:
+            moves += [[card, i] for i in switch_pairs(row, SWITCH_N[card])]
+        elif card == "reverse":
+            moves += [[card]] if row[0] != row[-1] else []
+        elif card in MASTER_N:
+            moves += [[card, p, d] for p, d, _ in move_targets(master, MASTER_N[card])]
+        else:
+            other = state.rows[state.partner(seat)]
+            moves += [[card, i] for i in exchange_positions(row, other)]
+    return moves + [["discard", card] for card in cards]
+
+
+@pytest.mark.parametrize(
+    ("players", "options"), [(2, {}), (4, {}), (4, {"exchange_partner": "diagonal"})]
+)
+def test_adas_legal_moves_equal_a_scan_at_every_ply(players, options) -> None:
+    """At every ply of random games (trusted moves), the legal moves, in order, are the
+    plain scan's; a move list handed out is a fresh copy (changing it, or a move in it,
+    changes nothing)."""
+    game = get_game("adas_library")
+    opts = game.resolve_options(options)
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = game.new_state(players, opts, game.sample_setup(players, opts, rng))
+        while not state.is_terminal():
+            if state.current_player == CHANCE:
+                state.apply_trusted(state.sample_chance(rng))
+                continue
+            moves = state.legal_moves()
+            assert moves == adas_scan(state)
+            moves[0].append("x")
+            moves[-1][1] = "x"
+            assert state.legal_moves() == adas_scan(state)
+            state.apply_trusted(state.legal_moves()[rng.randrange(len(moves))])
+
+
+def test_adas_long_rows_are_scanned() -> None:
+    """Rows longer than the tables (a data file with 14 books each) get the scan's
+    moves."""
+    from simcli.games.adas_library.rows import TABLE_MAX_LENGTH
+
+    game = get_game("adas_library")
+    comp = game.resolve_options({})["components"]
+    comp = {**comp, "players": {"2": {"tiles": 30, "books_each": 14}, "4": comp["players"]["4"]}}
+    opts = game.resolve_options({"components": comp})
+    rng = random.Random(3)
+    state = game.new_state(2, opts, game.sample_setup(2, opts, rng))
+    assert len(state.rows[0]) > TABLE_MAX_LENGTH
+    for _ in range(300):
+        if state.is_terminal():
+            break
+        if state.current_player == CHANCE:
+            state.apply(state.sample_chance(rng))
+            continue
+        moves = state.legal_moves()
+        assert moves == adas_scan(state)
+        state.apply(moves[rng.randrange(len(moves))])

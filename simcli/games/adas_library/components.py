@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from simcli.errors import GameOptionError
 from simcli.frozen import FrozenDict
+from simcli.games.chance import first_copies
 from simcli.games.datafile import read_data_file
 from simcli.suggest import did_you_mean
 
@@ -57,6 +59,13 @@ class Components:
     def deck(self) -> list[str]:
         """Every card once, in CARD_TYPES order (unshuffled)."""
         return [card for card, count in self.cards for _ in range(count)]
+
+    @cached_property
+    def universe(self) -> tuple[tuple[str, ...], Mapping[str, int]]:
+        """(:meth:`deck` as a tuple, card -> the index of its first copy there): what a
+        reshuffle numbers the cards by (``chance.copy_numbers``), built once."""
+        deck = tuple(self.deck())
+        return deck, FrozenDict(first_copies(deck))
 
     def bag(self, players: int) -> list[int]:
         """Every book tile (colour index) for ``players`` players, unshuffled."""

@@ -7,8 +7,12 @@ never decreases from left to right (colours the row lacks are simply skipped).
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache
+from itertools import product
+from operator import ne
+from types import MappingProxyType
+from typing import Any
 
 LEFT = "L"
 RIGHT = "R"
@@ -134,37 +138,72 @@ def exchange_positions(row: Sequence[int], partner: Sequence[int]) -> list[int]:
     return [i for i in range(min(len(row), len(partner))) if row[i] != partner[i]]
 
 
-#: Rows up to this length get :func:`plays_by_boundaries` tables (2 ** (length - 1)
-#: entries per card); longer rows are scanned.
+#: Moves kept in tables: lists, for the callers to copy (``list.copy`` is the cheapest
+#: way to a fresh move); a table's lists are never handed out or changed.
+Plays = tuple[list[Any], ...]
+
+#: Card type -> distance of every card that shifts one item of a row (Move to End: None).
+SHIFT_N: dict[str, int | None] = {**MOVE_N, "move_end": None, **MASTER_N}
+
+#: Rows up to this length get :func:`shift_tables` (2 ** (length - 1) keys per card);
+#: longer rows are scanned.
 TABLE_MAX_LENGTH = 12
+#: The most blocks :data:`SHIFT_BLOCKS` keeps (2 ** 5 sets of move cards times 2 ** 9
+#: keys for the built-in rows of 10 books); past it, blocks are built but not kept.
+BLOCK_LIMIT = 1 << 16
 
 
-def boundaries(row: Sequence[int]) -> int:
-    """Bit i set when books i and i + 1 differ: which moves change the row depends on
-    nothing else."""
-    mask = 0
-    for i in range(len(row) - 1):
-        if row[i] != row[i + 1]:
-            mask |= 1 << i
-    return mask
+def boundary_key(items: Sequence[int]) -> tuple[bool, ...]:
+    """key[i] is True when items i and i + 1 differ: which exact-distance moves and
+    Moves to End change a row depends on nothing else."""
+    return tuple(map(ne, items, items[1:]))
+
+
+def scan_shifts(card: str, items: Sequence[int]) -> Plays:
+    """``[card, position, direction]`` of every play of ``card`` (of :data:`SHIFT_N`)
+    that changes ``items``, by the scan of :func:`move_targets` / :func:`end_targets`."""
+    n = SHIFT_N[card]
+    targets = end_targets(items) if n is None else move_targets(items, n)
+    return tuple([card, p, d] for p, d, _ in targets)
 
 
 @cache
-def plays_by_boundaries(
-    size: int, distance: int | None
-) -> tuple[tuple[tuple[int, str], ...], ...] | None:
-    """For a row of ``size`` books, indexed by :func:`boundaries`: the (position,
-    direction) of every exact-distance move (``distance``) or Move to End (``None``) that
-    changes the row, in the order of :func:`move_targets` / :func:`end_targets`. Built
-    once per size and card (a pure function, remembered); ``None`` for rows longer than
-    :data:`TABLE_MAX_LENGTH`, which are scanned instead."""
+def shift_tables(size: int) -> Mapping[str, Mapping[tuple[bool, ...], Plays]]:
+    """card -> {boundary key: :func:`scan_shifts`} for every boundary key of a row of
+    ``size`` items and every card of :data:`SHIFT_N` (built once per size, from a row
+    with exactly those boundaries); empty for rows longer than :data:`TABLE_MAX_LENGTH`."""
+    tables: dict[str, dict[tuple[bool, ...], Plays]] = {c: {} for c in SHIFT_N}
     if size > TABLE_MAX_LENGTH:
-        return None
-    table = []
-    for mask in range(1 << (size - 1)):
+        return MappingProxyType({})
+    for key in product((False, True), repeat=size - 1):
         row = [0]
-        for i in range(size - 1):  # a row with exactly these boundaries
-            row.append(row[-1] ^ (mask >> i & 1))
-        targets = end_targets(row) if distance is None else move_targets(row, distance)
-        table.append(tuple((p, d) for p, d, _ in targets))
-    return tuple(table)
+        for differs in key:
+            row.append(row[-1] ^ differs)
+        for card, table in tables.items():
+            table[key] = scan_shifts(card, row)
+    return MappingProxyType({card: MappingProxyType(table) for card, table in tables.items()})
+
+
+#: (cards, boundary key) -> :func:`shift_block`, filled as blocks are met. A key's
+#: length is the row's length minus one, so rows of different lengths (the master order,
+#: the books) share the table without clashing.
+SHIFT_BLOCKS: dict[tuple[tuple[str, ...], tuple[bool, ...]], Plays] = {}
+
+
+def shift_block(
+    cards: tuple[str, ...], items: Sequence[int], key: tuple[bool, ...] | None = None
+) -> Plays:
+    """The :func:`scan_shifts` of each of ``cards`` in turn, looked up in
+    :func:`shift_tables` and kept in :data:`SHIFT_BLOCKS` (``key``: the
+    :func:`boundary_key` of ``items``, when the caller has it)."""
+    if key is None:
+        key = tuple(map(ne, items, items[1:]))  # boundary_key, inline: once per decision
+    block = SHIFT_BLOCKS.get((cards, key))
+    if block is None:
+        tables = shift_tables(len(items))
+        if not tables:  # a long row: scanned, not kept
+            return tuple(play for card in cards for play in scan_shifts(card, items))
+        block = tuple(play for card in cards for play in tables[card][key])
+        if len(SHIFT_BLOCKS) < BLOCK_LIMIT:
+            SHIFT_BLOCKS[cards, key] = block
+    return block

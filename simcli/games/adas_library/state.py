@@ -23,8 +23,9 @@ orders the cards by keys drawn for (game, reshuffle ``n``), the same for every h
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Collection, Mapping, Sequence
+from operator import ne
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from simcli.frozen import freeze
 from simcli.game import CHANCE, TERMINAL, IllegalMoveError, Outcome, State
@@ -34,17 +35,11 @@ from simcli.games.adas_library.rows import (
     LEFT,
     MASTER_N,
     MOVE_N,
+    SHIFT_N,
     SWITCH_N,
-    boundaries,
-    end_targets,
-    exchange_positions,
-    is_sorted,
-    move_plays,
     out_of_order,
-    plays_by_boundaries,
     ranks,
-    shifted,
-    switch_pairs,
+    shift_block,
     uniform,
 )
 from simcli.games.chance import ChanceStreams, copy_numbers, keyed_order
@@ -53,6 +48,55 @@ if TYPE_CHECKING:
     from simcli.games.adas_library.game import AdasLibrary
 
 CARD_ORDER = {card: i for i, card in enumerate(CARD_TYPES)}
+#: Card kinds, by how their plays are found (see :func:`hand_plan`).
+SWITCH, REVERSE = range(2)
+OTHER_KINDS: dict[str, tuple[int, int | None]] = {
+    **{card: (SWITCH, n) for card, n in SWITCH_N.items()},
+    "reverse": (REVERSE, None),
+}
+ROW_SHIFTS = (*MOVE_N, "move_end")  # cards whose plays shift a book of the row
+
+
+class HandPlan(NamedTuple):
+    """What :meth:`AdasState.legal_moves` needs to know of a hand (its distinct cards,
+    in :data:`CARD_TYPES` order, the order of the legal moves)."""
+
+    shifts: tuple[str, ...]  # move and Move to End cards
+    others: tuple[tuple[str, int, int | None], ...]  # (card, kind, distance): switches, reverse
+    masters: tuple[str, ...]  # master cards
+    exchange: bool
+    discards: tuple[list[str], ...]  # ["discard", card] of every card (copied, never handed out)
+
+
+#: frozenset of a hand -> its :class:`HandPlan` (filled as hands are met; a hand is a
+#: subset of the card types and "?", so at most 2 ** 14 of them).
+HAND_PLANS: dict[frozenset[str], HandPlan] = {}
+
+
+def fresh(segments: Sequence[Sequence[list[Any]]]) -> list[list[Any]]:
+    """The moves of ``segments`` in one list, each a list of its own: the moves of a
+    tuple (a kept table's) are copied, those of a list (built for this call) taken."""
+    moves: list[list[Any]] = []
+    for segment in segments:
+        if segment.__class__ is tuple:
+            moves += map(list.copy, segment)
+        else:
+            moves += segment
+    return moves
+
+
+def hand_plan(hand: Collection[str]) -> HandPlan:
+    """The :class:`HandPlan` of ``hand`` (kept in :data:`HAND_PLANS`)."""
+    cards = [card for card in CARD_TYPES if card in hand]
+    plan = HandPlan(
+        shifts=tuple(card for card in cards if card in ROW_SHIFTS),
+        others=tuple((card, *OTHER_KINDS[card]) for card in cards if card in OTHER_KINDS),
+        masters=tuple(card for card in cards if card in MASTER_N),
+        exchange="exchange" in cards,
+        discards=tuple(["discard", card] for card in cards),
+    )
+    HAND_PLANS[frozenset(hand)] = plan
+    return plan
 
 
 #: The values of the option ``exchange_partner``.
@@ -85,6 +129,27 @@ class AdasState(State):
     """A position. ``viewer`` is ``None`` for the full state, or the seat whose view this
     is: then the other hands and the draw pile hold the token ``"?"`` (unknown)."""
 
+    __slots__ = (
+        "game",
+        "players",
+        "options",
+        "comp",
+        "max_turns",
+        "partner_mode",
+        "partners",
+        "master",
+        "rank",
+        "rows",
+        "hands",
+        "draw",
+        "discard",
+        "turns",
+        "winner",
+        "reshuffle",
+        "viewer",
+        "chance",
+    )
+
     def __init__(
         self,
         game: AdasLibrary,
@@ -102,6 +167,8 @@ class AdasState(State):
         self.comp = comp
         self.max_turns: int = options["max_turns"]
         self.partner_mode: str = options.get("exchange_partner", "facing")
+        #: seat -> the seat its Exchanges trade with
+        self.partners = tuple(partner_of(s, players, self.partner_mode) for s in range(players))
         self.master = master
         self.rank = ranks(master)
         self.rows = rows
@@ -130,99 +197,141 @@ class AdasState(State):
         return self.current_player == TERMINAL
 
     def partner(self, seat: int) -> int:
-        return partner_of(seat, self.players, self.partner_mode)
+        return self.partners[seat]
 
     # -- moves ----------------------------------------------------------------------
 
-    def plays(self, seat: int, card: str, ends: list[int] | None = None) -> list[list[Any]]:
-        """Every use of ``card`` by ``seat`` that changes something, in fixed order
-        (``ends``: ``run_ends`` of the seat's row, when the caller has it)."""
-        row = self.rows[seat]
-        if card in MOVE_N:
-            return move_plays(card, row, MOVE_N[card], ends)
-        if card == "move_end":
-            return [[card, p, d] for p, d, _ in end_targets(row, ends)]
-        if card in SWITCH_N:
-            return [[card, i] for i in switch_pairs(row, SWITCH_N[card])]
-        if card == "reverse":
-            return [[card]] if row[0] != row[-1] else []
-        if card in MASTER_N:
-            return move_plays(card, self.master, MASTER_N[card])
-        if card == "exchange":
-            return [[card, i] for i in exchange_positions(row, self.rows[self.partner(seat)])]
-        return []
+    def plays(self, seat: int, card: str) -> list[list[Any]]:
+        """Every use of ``card`` by ``seat`` that changes something, in fixed order."""
+        return fresh(self._segments(seat, hand_plan((card,))))
 
     def legal_moves(self) -> list[list[Any]]:
-        seat = self.current_player
-        if seat < 0:
+        if self.winner is not None or self.reshuffle or self.turns >= self.max_turns:
             return []
-        held = set(self.hands[seat])
-        cards = [card for card in CARD_TYPES if card in held]
-        moves: list[list[Any]] = []
-        row, master = self.rows[seat], self.master
-        mask = boundaries(row)
-        master_mask = -1
-        for card in cards:  # move, Move to End and master cards: a table lookup
-            if card in MASTER_N:
-                table = plays_by_boundaries(len(master), MASTER_N[card])
-                if table is not None and master_mask < 0:
-                    master_mask = boundaries(master)
-                index = master_mask
-            elif card in MOVE_N or card == "move_end":
-                table = plays_by_boundaries(len(row), MOVE_N.get(card))
-                index = mask
-            else:
-                table = None
-            if table is None:  # other cards, and rows too long for tables
-                moves += self.plays(seat, card)
-            else:
-                moves += [[card, p, d] for p, d in table[index]]
-        moves += [["discard", card] for card in cards]
-        return moves
+        seat = self.turns % self.players
+        hand = self.hands[seat]
+        plan = HAND_PLANS.get(frozenset(hand)) or hand_plan(hand)
+        segments = self._segments(seat, plan)
+        segments.append(plan.discards)
+        return fresh(segments)
+
+    def random_legal_move(self, randbelow: Callable[[int], int]) -> list[Any]:
+        """The move ``legal_moves()[randbelow(n)]`` (n: the number of legal moves),
+        for random rollouts: the plays are counted in the order of :meth:`_segments`
+        (Switches and Exchanges only counted) and only the move drawn is built."""
+        if self.winner is not None or self.reshuffle or self.turns >= self.max_turns:
+            return super().random_legal_move(randbelow)
+        seat = self.turns % self.players
+        hand = self.hands[seat]
+        plan = HAND_PLANS.get(frozenset(hand)) or hand_plan(hand)
+        row = self.rows[seat]
+        shifts = masters = ()
+        if plan.shifts:
+            shifts = shift_block(plan.shifts, row)
+        others = [
+            (card, n, sum(map(ne, row, row[n:])) if kind == SWITCH else int(row[0] != row[-1]))
+            for card, kind, n in plan.others
+        ]
+        if plan.masters:
+            masters = shift_block(plan.masters, self.master)
+        other = self.rows[self.partners[seat]]
+        exchanges = sum(map(ne, row, other)) if plan.exchange else 0
+        i = randbelow(
+            len(shifts)
+            + sum([count for _, _, count in others])
+            + len(masters)
+            + exchanges
+            + len(plan.discards)
+        )
+        if i < len(shifts):
+            return shifts[i].copy()
+        i -= len(shifts)
+        for card, n, count in others:
+            if i < count:
+                if n is None:  # reverse
+                    return [card]
+                return [card, [p for p, d in enumerate(map(ne, row, row[n:])) if d][i]]
+            i -= count
+        if i < len(masters):
+            return masters[i].copy()
+        i -= len(masters)
+        if i < exchanges:
+            return ["exchange", [p for p, d in enumerate(map(ne, row, other)) if d][i]]
+        return plan.discards[i - exchanges].copy()
+
+    def _segments(self, seat: int, plan: HandPlan) -> list[Sequence[list[Any]]]:
+        """The plays of the cards of ``plan`` by ``seat`` in :data:`CARD_TYPES` order,
+        as segments for :func:`fresh`: tuples are kept tables' moves (never to be handed
+        out or changed), lists are moves built here.
+
+        The plays of the move and Move to End cards (and of the master cards) depend only
+        on where neighbouring books (master cards) differ: they are looked up by that key
+        (see ``rows.shift_block``). Switches and Exchanges are the positions where two
+        books differ."""
+        row = self.rows[seat]
+        segments: list[Sequence[list[Any]]] = []
+        if plan.shifts:
+            segments.append(shift_block(plan.shifts, row))
+        if plan.others:
+            built = []
+            for card, kind, n in plan.others:
+                if kind == SWITCH:
+                    built += [[card, i] for i in range(len(row) - n) if row[i] != row[i + n]]
+                elif row[0] != row[-1]:  # reverse
+                    built.append([card])
+            segments.append(built)
+        if plan.masters:
+            segments.append(shift_block(plan.masters, self.master))
+        if plan.exchange:
+            other = self.rows[self.partners[seat]]
+            size = min(len(row), len(other))
+            segments.append([["exchange", i] for i in range(size) if row[i] != other[i]])
+        return segments
 
     def apply_trusted(self, move: Any) -> None:
         """:meth:`apply` without the checks, for a move from :meth:`legal_moves` (or a
         reshuffle from :meth:`sample_chance`)."""
         if self.reshuffle:
-            self._apply_reshuffle(move)
+            self._reshuffled(move)
             return
         seat = self.turns % self.players
-        hand = self.hands[seat]
         card = move[0]
         if card == "discard":
             card = move[1]
-            hand.remove(card)
-            self.discard.append(card)
-            self._draw(seat)
-            return
-        row = self.rows[seat]
-        n = MOVE_N.get(card)
-        if n is not None or card == "move_end":
-            p = move[1]
-            if n is None:
-                q = 0 if move[2] == LEFT else len(row) - 1
-            else:
-                q = p - n if move[2] == LEFT else p + n
-            self.rows[seat] = shifted(row, p, q)
-        elif card in SWITCH_N:
-            i, j = move[1], move[1] + SWITCH_N[card]
-            row[i], row[j] = row[j], row[i]
-        elif card == "reverse":
-            row[0], row[-1] = row[-1], row[0]
-        elif card in MASTER_N:
-            p = move[1]
-            n = MASTER_N[card]
-            self.master = shifted(self.master, p, p - n if move[2] == LEFT else p + n)
-            self.rank = ranks(self.master)
-        else:  # exchange
-            i = move[1]
-            other = self.rows[self.partner(seat)]
-            row[i], other[i] = other[i], row[i]
+        else:
+            row = self.rows[seat]
+            n = SHIFT_N.get(card, 0)
+            if n != 0:  # a move card, Move to End or a master card: one item shifted
+                items = self.master if card in MASTER_N else row
+                p = move[1]
+                if n is None:
+                    q = 0 if move[2] == LEFT else len(items) - 1
+                else:
+                    q = p - n if move[2] == LEFT else p + n
+                items.insert(q, items.pop(p))
+                if items is self.master:
+                    self.rank = ranks(items)
+            elif card == "exchange":
+                i = move[1]
+                other = self.rows[self.partners[seat]]
+                row[i], other[i] = other[i], row[i]
+            elif card == "reverse":
+                row[0], row[-1] = row[-1], row[0]
+            else:  # a switch
+                i = move[1]
+                j = i + SWITCH_N[card]
+                row[i], row[j] = row[j], row[i]
+            self._end_check(seat)
+        hand = self.hands[seat]
         hand.remove(card)
         self.discard.append(card)
-        self._end_check(seat)
         if self.winner is None:
-            self._draw(seat)
+            draw = self.draw
+            if draw:  # _draw, inline: once per play
+                hand.append(draw.pop(0))
+                self.turns += 1
+            else:
+                self.reshuffle = True
 
     def apply(self, move: Any) -> None:
         seat = self.current_player
@@ -243,24 +352,18 @@ class AdasState(State):
             card = move[1]
             if card not in hand:
                 raise IllegalMoveError(f"seat {seat} holds no {card} card to discard")
-            hand.remove(card)
-            self.discard.append(card)
-            self._draw(seat)
-            return
-        card = move[0]
-        if card not in CARD_ORDER:
-            raise IllegalMoveError(f"unknown card type {card!r} in move {move!r}")
-        if card not in hand:
-            raise IllegalMoveError(f"seat {seat} holds no {card} card to play")
-        self._play(seat, card, list(move[1:]))
-        hand.remove(card)
-        self.discard.append(card)
-        self._end_check(seat)
-        if self.winner is None:
-            self._draw(seat)
+        else:
+            card = move[0]
+            if card not in CARD_ORDER:
+                raise IllegalMoveError(f"unknown card type {card!r} in move {move!r}")
+            if card not in hand:
+                raise IllegalMoveError(f"seat {seat} holds no {card} card to play")
+            self._check_play(seat, card, list(move[1:]))
+        self.apply_trusted(move)  # checked: carried out as search carries it out
 
-    def _play(self, seat: int, card: str, args: list[Any]) -> None:
-        """Carry out a play, or raise IllegalMoveError (wrong arguments or no effect)."""
+    def _check_play(self, seat: int, card: str, args: list[Any]) -> None:
+        """Raise IllegalMoveError unless ``card`` with ``args`` is a play that changes
+        something (the arguments in range, of the right kinds and number)."""
         row = self.rows[seat]
         size = len(row)
 
@@ -270,18 +373,18 @@ class AdasState(State):
             if count == 2 and args[1] not in DIRECTIONS:
                 raise IllegalMoveError(f"{card}: direction must be 'L' or 'R', not {args[1]!r}")
 
-        if card in MOVE_N or card == "move_end" or card in MASTER_N:
+        if card in SHIFT_N:
             need(2, "[position, 'L' or 'R']")
             items = self.master if card in MASTER_N else row
             what = "master position" if card in MASTER_N else "book position"
             p = _position(args[0], len(items), what)
             left = args[1] == LEFT
-            if card == "move_end":
+            n = SHIFT_N[card]
+            if n is None:  # Move to End
                 q = 0 if left else len(items) - 1
                 if q == p:
                     raise IllegalMoveError(f"move_end: book {p} is already at that end")
             else:
-                n = MASTER_N[card] if card in MASTER_N else MOVE_N[card]
                 q = p - n if left else p + n
                 if not 0 <= q < len(items):
                     raise IllegalMoveError(
@@ -290,13 +393,7 @@ class AdasState(State):
                     )
             if uniform(items, min(p, q), max(p, q)):
                 raise IllegalMoveError(f"{card} {args!r} changes nothing")
-            if card in MASTER_N:
-                self.master = shifted(items, p, q)
-                self.rank = ranks(self.master)
-            else:
-                self.rows[seat] = shifted(items, p, q)
-            return
-        if card in SWITCH_N:
+        elif card in SWITCH_N:
             need(1, "[left position]")
             n = SWITCH_N[card]
             i = _position(args[0], size, "book position")
@@ -304,29 +401,30 @@ class AdasState(State):
                 raise IllegalMoveError(f"{card}: there is no book {n} place(s) right of {i}")
             if row[i] == row[i + n]:
                 raise IllegalMoveError(f"{card} {args!r} changes nothing (same colour)")
-            row[i], row[i + n] = row[i + n], row[i]
-            return
-        if card == "reverse":
+        elif card == "reverse":
             need(0, "no arguments")
             if row[0] == row[-1]:
                 raise IllegalMoveError("reverse changes nothing (both ends have one colour)")
-            row[0], row[-1] = row[-1], row[0]
-            return
-        # exchange
-        need(1, "[position]")
-        other = self.rows[self.partner(seat)]
-        i = _position(args[0], min(size, len(other)), "book position")
-        if row[i] == other[i]:
-            raise IllegalMoveError(f"exchange at {i} changes nothing (same colour)")
-        row[i], other[i] = other[i], row[i]
+        else:  # exchange
+            need(1, "[position]")
+            other = self.rows[self.partners[seat]]
+            i = _position(args[0], min(size, len(other)), "book position")
+            if row[i] == other[i]:
+                raise IllegalMoveError(f"exchange at {i} changes nothing (same colour)")
 
     def _end_check(self, seat: int) -> None:
         """The acting seat wins if its row is sorted; otherwise the first sorted row in
         turn order after it (sorted by an Exchange or a master change) wins."""
-        rank = self.rank
-        for k in range(self.players):
-            s = (seat + k) % self.players
-            if is_sorted(self.rows[s], rank):
+        rank, rows, players = self.rank, self.rows, self.players
+        for k in range(players):
+            s = (seat + k) % players
+            previous = -1
+            for colour in rows[s]:  # rows.is_sorted, inline: once per play
+                r = rank[colour]
+                if r < previous:
+                    break
+                previous = r
+            else:
                 self.winner = s
                 return
 
@@ -343,8 +441,8 @@ class AdasState(State):
         if not self.reshuffle or self.winner is not None:
             raise IllegalMoveError("no chance event is pending")
         pile = self.discard
-        universe = self.comp.deck()
-        numbers = copy_numbers(pile, universe)
+        universe, first = self.comp.universe
+        numbers = copy_numbers(pile, universe, first)
         stream = self.chance.random(rng, "reshuffle")
         order = keyed_order(range(len(pile)), numbers.__getitem__, len(universe), stream)
         return [pile[i] for i in order]
@@ -359,6 +457,10 @@ class AdasState(State):
                 f"a reshuffle outcome lists the {len(self.discard)} discarded cards in their "
                 f"new draw order, top first; {outcome!r} is not an order of the discard pile"
             )
+        self._reshuffled(outcome)
+
+    def _reshuffled(self, outcome: Sequence[str]) -> None:
+        """The discard pile becomes the draw pile in the order ``outcome`` (checked)."""
         self.draw = list(outcome)
         self.discard = []
         self.reshuffle = False
@@ -413,6 +515,7 @@ class AdasState(State):
         new.comp = self.comp
         new.max_turns = self.max_turns
         new.partner_mode = self.partner_mode
+        new.partners = self.partners
         new.master = self.master.copy()
         new.rank = self.rank.copy()
         new.rows = [row.copy() for row in self.rows]

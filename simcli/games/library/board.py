@@ -85,6 +85,22 @@ STEP: tuple[tuple[tuple[int, int] | None, ...], ...] = tuple(
 )
 
 
+def _ray(cell: int, d: int) -> tuple[tuple[int, int], ...]:
+    out = []
+    step = STEP[cell][d]
+    while step is not None:
+        out.append(step)
+        step = STEP[step[0]][d]
+    return tuple(out)
+
+
+#: RAY[cell][d]: the :data:`STEP` pairs (cell, gap crossed to reach it) from ``cell`` to
+#: the board's edge in direction ``d``, in order.
+RAY: tuple[tuple[tuple[tuple[int, int], ...], ...], ...] = tuple(
+    tuple(_ray(cell, d) for d in range(4)) for cell in range(CELLS)
+)
+
+
 def _line_next(gap: int, d: int) -> int | None:
     """The next gap along the gap's own line (Push Wall), or None past the edge."""
     if gap < H_GAPS:  # a horizontal gap slides left/right along its row line
@@ -198,6 +214,11 @@ def _beyond(gap: int, d: int) -> int:
 BEYOND: tuple[tuple[int, ...], ...] = tuple(
     tuple(_beyond(g, d) for d in range(4)) for g in range(GAPS)
 )
+#: Per gap, the push moves (both directions, in PUSH_DIRS order) and their
+#: :data:`PUSH_OPTIONS` bits, apart.
+PUSH_PAIRS: tuple[tuple[str, str], ...] = tuple(
+    (PUSH_WALL_MOVES[g][PUSH_DIRS[g][0]], PUSH_WALL_MOVES[g][PUSH_DIRS[g][1]]) for g in range(GAPS)
+)
 #: Per gap, (bits, move) for each push direction: ``bits`` are the :data:`BEYOND` bits in
 #: one mask for both kinds of gap (vertical gaps' shifted left by :data:`CELLS`), so the
 #: push is possible exactly when ``bits & ~(hmask | vmask << CELLS)``.
@@ -206,4 +227,7 @@ PUSH_OPTIONS: tuple[tuple[tuple[int, str], ...], ...] = tuple(
         (BEYOND[g][d] << (0 if g < H_GAPS else CELLS), PUSH_WALL_MOVES[g][d]) for d in PUSH_DIRS[g]
     )
     for g in range(GAPS)
+)
+PUSH_BITS: tuple[tuple[int, int], ...] = tuple(
+    (PUSH_OPTIONS[g][0][0], PUSH_OPTIONS[g][1][0]) for g in range(GAPS)
 )

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from bisect import bisect_left, insort
+from bisect import bisect_left
 from collections.abc import Mapping
+from itertools import compress, repeat
+from operator import and_
 from typing import TYPE_CHECKING, Any
 
 from simcli.frozen import FrozenDict, freeze
@@ -23,7 +25,9 @@ from simcli.games.library.board import (
     PARSE,
     PASS,
     PLATE_MOVES,
-    PUSH_OPTIONS,
+    PUSH_BITS,
+    PUSH_PAIRS,
+    RAY,
     SIZE,
     SPHERE_MOVES,
     STEP,
@@ -54,9 +58,11 @@ class LibraryState(State):
     ``winner`` the winning seat (or -1). ``walk``, ``hmask`` and ``vmask`` are bit masks
     derived from ``cells`` and ``walls`` for the route searches. ``_plates`` (the plate
     moves of the empty cells, cell order), ``_gaps`` (the empty gaps, increasing) and
-    ``_walls`` (their wall moves, same order) and ``_own`` (per seat, the gaps of its walls,
-    increasing) are kept up to date by every move, so that :meth:`legal_moves` copies
-    them instead of scanning the board.
+    ``_walls`` (their wall moves, same order), ``_own`` (per seat, the gaps of its walls,
+    increasing) and, in the same order, two entries per wall, ``_pushes`` (its push
+    moves), ``_push_bits`` (the gaps beyond each push, see ``board.PUSH_OPTIONS``) and
+    ``_topples`` (its topple moves) are kept up to date by every move, so that
+    :meth:`legal_moves` copies them instead of scanning the board.
     """
 
     __slots__ = (
@@ -77,6 +83,9 @@ class LibraryState(State):
         "_gaps",
         "_walls",
         "_own",
+        "_pushes",
+        "_push_bits",
+        "_topples",
         "_pull",
         "_only_mover",
         "_any_roll",
@@ -103,6 +112,9 @@ class LibraryState(State):
         self._gaps = list(range(GAPS))
         self._walls = [WALL_MOVES[g] for g in range(GAPS)]
         self._own: list[list[int]] = [[] for _ in range(players)]
+        self._pushes: list[list[str]] = [[] for _ in range(players)]
+        self._push_bits: list[list[int]] = [[] for _ in range(players)]
+        self._topples: list[list[str]] = [[] for _ in range(players)]
         self._pull = bool(options["plate_pulls_sphere"])
         self._only_mover = bool(options["only_mover_wins"])
         self._any_roll = options["no_push_back"] == "after_any_roll"
@@ -125,14 +137,11 @@ class LibraryState(State):
         edge (``start`` itself if it cannot move at all)."""
         cells, walls = self.cells, self.walls
         pos = start
-        while True:
-            step = STEP[pos][d]
-            if step is None:
-                return pos
-            nxt, gap = step
+        for nxt, gap in RAY[start][d]:
             if walls[gap] != EMPTY or cells[nxt] == EMPTY:
-                return pos
+                break
             pos = nxt
+        return pos
 
     def pull_direction(self, cell: int) -> int | None:
         """The direction in which a plate laid on empty ``cell`` pulls the sphere, or None
@@ -176,14 +185,20 @@ class LibraryState(State):
             return []
         seat = self.turn % self.players
         moves = self._plates + self._walls
-        own = self._own[seat]
-        if own:  # this seat's walls may be pushed (to an empty gap further along the
-            # line, see PUSH_OPTIONS) and toppled
+        if self._own[seat]:  # this seat's walls may be pushed (to an empty gap further
+            # along the line: PUSH_OPTIONS) and toppled
             free = ~(self.hmask | self.vmask << CELLS)
-            moves += [move for g in own for bits, move in PUSH_OPTIONS[g] if bits & free]
-            moves += [move for g in own for move in TOPPLE_PAIRS[g]]
-        for d in range(4):
-            if self.sphere_push_end(d) is not None:
+            moves += compress(self._pushes[seat], map(and_, self._push_bits[seat], repeat(free)))
+            moves += self._topples[seat]
+        sphere, forbid = self.sphere, self.forbid
+        cells, walls = self.cells, self.walls
+        for d, ray in enumerate(RAY[sphere]):  # sphere pushes: self.sphere_push_end, inline
+            end = sphere
+            for nxt, gap in ray:
+                if walls[gap] != EMPTY or cells[nxt] == EMPTY:
+                    break
+                end = nxt
+            if end != sphere and end != forbid:
                 moves.append(SPHERE_MOVES[d])
         if not moves:
             moves.append(PASS)
@@ -212,7 +227,7 @@ class LibraryState(State):
             self.walls[gap] = seat
             self._set_gap_bit(gap, True)
             self._fill_gap(gap)
-            insort(self._own[seat], gap)
+            self._own_add(seat, gap)
         elif kind == "M":
             self._push_wall(parsed[1], parsed[2], seat, move)
         elif kind == "T":
@@ -265,13 +280,11 @@ class LibraryState(State):
             raise IllegalMoveError(f"{move!r}: the board's edge blocks the push")
         walls = self.walls
         dest = nxt
-        own = self._own
         for pos in reversed(run):  # every wall of the run moves one gap along the line
             owner = walls[pos]
             walls[nxt] = owner
-            mine = own[owner]
-            del mine[bisect_left(mine, pos)]
-            insort(mine, nxt)
+            self._own_remove(owner, pos)
+            self._own_add(owner, nxt)
             nxt = pos
         walls[gap] = EMPTY
         self._set_gap_bit(gap, False)
@@ -286,8 +299,7 @@ class LibraryState(State):
         pos: int | None = gap
         while pos is not None and walls[pos] != EMPTY:
             target, behind = FALL[pos][d]  # type: ignore[misc]
-            mine = self._own[walls[pos]]
-            del mine[bisect_left(mine, pos)]
+            self._own_remove(walls[pos], pos)
             walls[pos] = EMPTY
             self._set_gap_bit(pos, False)
             self._empty_gap(pos)
@@ -299,6 +311,27 @@ class LibraryState(State):
                 if target == self.sphere:  # crushed: back to the fountain
                     self.sphere = FOUNTAIN
             pos = behind
+
+    def _own_add(self, owner: int, gap: int) -> None:
+        """Enter a wall of ``owner`` on ``gap`` in its sorted gaps and, at the same
+        place, its two pushes (with their bits) and its two topples."""
+        mine = self._own[owner]
+        i = bisect_left(mine, gap)
+        mine.insert(i, gap)
+        j = 2 * i
+        self._pushes[owner][j:j] = PUSH_PAIRS[gap]
+        self._push_bits[owner][j:j] = PUSH_BITS[gap]
+        self._topples[owner][j:j] = TOPPLE_PAIRS[gap]
+
+    def _own_remove(self, owner: int, gap: int) -> None:
+        """Take the wall of ``owner`` on ``gap`` out of what :meth:`_own_add` keeps."""
+        mine = self._own[owner]
+        i = bisect_left(mine, gap)
+        del mine[i]
+        j = 2 * i
+        del self._pushes[owner][j : j + 2]
+        del self._push_bits[owner][j : j + 2]
+        del self._topples[owner][j : j + 2]
 
     def _fill_gap(self, gap: int) -> None:
         """Take the newly walled ``gap`` out of the empty gaps."""
@@ -359,6 +392,9 @@ class LibraryState(State):
         new._gaps = self._gaps.copy()
         new._walls = self._walls.copy()
         new._own = [mine.copy() for mine in self._own]
+        new._pushes = [mine.copy() for mine in self._pushes]
+        new._push_bits = [mine.copy() for mine in self._push_bits]
+        new._topples = [mine.copy() for mine in self._topples]
         new._pull = self._pull
         new._only_mover = self._only_mover
         new._any_roll = self._any_roll
@@ -425,10 +461,10 @@ class LibraryState(State):
         state._plates = [PLATE_MOVES[c] for c, v in enumerate(cells) if v == EMPTY]
         state._gaps = [g for g, v in enumerate(walls) if v == EMPTY]
         state._walls = [WALL_MOVES[g] for g in state._gaps]
-        state._own = [[g for g, v in enumerate(walls) if v == seat] for seat in seats]
         for gap, owner in enumerate(walls):
             if owner != EMPTY:
                 state._set_gap_bit(gap, True)
+                state._own_add(owner, gap)
         return state
 
 
