@@ -157,20 +157,7 @@ def _run_locked(
     check_strategy_processes(config)
     executor = make_executor(config, schedule, workers)
     if not resume:
-        try:
-            prepare_output(out, force)
-        except BaseException:
-            executor.close()
-            raise
-        start = 0
-        run_info = {
-            "status": "running",
-            "config": config.to_dict(),
-            "source": config.source,
-            "games": total,
-            "versions": versions(),
-            "started": datetime.now(UTC).isoformat(timespec="seconds"),
-        }
+        start, run_info = 0, _start_output(config, out, force, total, executor)
     run_info["status"] = "running"
     write_json_atomic(out / RUN_INFO, run_info)
     run_log = open_run_log(
@@ -182,73 +169,14 @@ def _run_locked(
     status = "failed"
     size = chunk_size or default_chunk_size(total - start, workers)
     try:
-        log.info(
-            "run '%s': %d games of %s, format %s, %d worker(s), seed %d%s",
-            config.name,
-            total - start,
-            config.game,
-            config.format,
-            workers,
-            config.seed,
-            f", resuming at game {start}" if start else "",
-        )
-        with _Stopper() as stopper, (out / "games.jsonl").open("a", encoding="utf-8") as sink:
-            stopper.executor = executor
-            progress = _progress(total, start, quiet)
-            next_index = start
-            held: dict[int, Chunk] = {}
-            try:
-                for chunk in executor.run(chunk_ranges(start, total, size)):
-                    held[chunk.start] = chunk
-                    while next_index in held and not (observer is not None and observer.done):
-                        ready = held.pop(next_index)
-                        if observer is None:
-                            sink.write(ready.lines)
-                            for outcome in ready.outcomes:
-                                tally.add(outcome.termination)
-                                think.add(outcome.seats, outcome.think)
-                            next_index = ready.stop
-                            progress.update(len(ready.outcomes))
-                            continue
-                        kept = _observe(ready, observer, sink, tally, think)
-                        next_index = ready.start + kept
-                        progress.update(kept)
-                        progress.set_postfix_str(observer.status(), refresh=False)
-                        if observer.done:
-                            executor.stop()
-                    sink.flush()
-            except StopNow:
-                log.warning("stopped at once by a second interrupt")
-            finally:
-                progress.close()
-                executor.close()
-            finished = next_index >= total or (
-                observer is not None and observer.done and not stopper.requested
-            )
-            status = "complete" if finished else "interrupted"
+        _log_start(config, total, start)
+        writer = _InOrder(tally, think, observer, start)
+        status = _stream(executor, chunk_ranges(start, total, size), out, writer, total, quiet)
     finally:
         seconds = time.perf_counter() - started
-        played = tally.games
-        log.info("run %s: %d games in %.2f s", status, played, seconds)
+        log.info("run %s: %d games in %.2f s", status, tally.games, seconds)
         affected = list(executor.affected)
-        run_info.update(
-            status=status,
-            finished=datetime.now(UTC).isoformat(timespec="seconds"),
-            timings={
-                "seconds": round(seconds, 3),
-                "games_per_second": round((played - start) / seconds, 1) if seconds else None,
-                "workers": workers,
-                "executor": config.executor,
-                "chunk_size": size,
-            },
-            results={
-                "played": played,
-                "terminations": dict(tally.terminations),
-                "affected_games": [{"index": i, "what": w} for i, w in affected],
-            },
-        )
-        if start:
-            run_info.setdefault("resumed", []).append({"at": start})
+        _finish_info(run_info, config, status, seconds, tally, start, size, affected)
         write_json_atomic(out / RUN_INFO, run_info)
         write_timing(out, think)
         run_log.close()
@@ -263,22 +191,151 @@ def _run_locked(
     )
 
 
-def _observe(ready: Chunk, observer: Any, sink: Any, tally: Tally, think: ThinkTimes) -> int:
-    """Write and count the chunk's games in order up to the one that lets ``observer``
-    decide; the rest are discarded. A gate's log, and so its verdict and its number of
-    games, then depend on the schedule alone, not on how many games were in flight
-    when the test decided. Returns how many games were kept."""
-    lines = ready.lines.split("\n")
-    kept = 0
-    for offset, outcome in enumerate(ready.outcomes):
-        if observer.done:
-            break
-        sink.write(lines[offset] + "\n")
-        tally.add(outcome.termination)
-        think.add(outcome.seats, outcome.think)
-        observer.add(ready.start + offset, outcome)
-        kept += 1
-    return kept
+def _start_output(
+    config: Config, out: Path, force: bool, total: int, executor: Executor
+) -> dict[str, Any]:
+    """Make the run folder of a new run (closing ``executor`` if that fails) and return
+    its first ``run.json`` contents."""
+    try:
+        prepare_output(out, force)
+    except BaseException:
+        executor.close()
+        raise
+    return {
+        "status": "running",
+        "config": config.to_dict(),
+        "source": config.source,
+        "games": total,
+        "versions": versions(),
+        "started": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
+
+
+def _log_start(config: Config, total: int, start: int) -> None:
+    log.info(
+        "run '%s': %d games of %s, format %s, %d worker(s), seed %d%s",
+        config.name,
+        total - start,
+        config.game,
+        config.format,
+        config.workers,
+        config.seed,
+        f", resuming at game {start}" if start else "",
+    )
+
+
+def _stream(
+    executor: Executor,
+    ranges: Any,
+    out: Path,
+    writer: _InOrder,
+    total: int,
+    quiet: bool,
+) -> str:
+    """Play ``ranges`` on ``executor`` and append the games to the log in schedule
+    order. Returns the run's status: ``complete`` or ``interrupted``."""
+    with _Stopper() as stopper, (out / "games.jsonl").open("a", encoding="utf-8") as sink:
+        stopper.executor = executor
+        progress = _progress(total, writer.next_index, quiet)
+        try:
+            for chunk in executor.run(ranges):
+                if writer.take(chunk, sink, progress):  # the observer has just decided
+                    executor.stop()
+                sink.flush()
+        except StopNow:
+            log.warning("stopped at once by a second interrupt")
+        finally:
+            progress.close()
+            executor.close()
+        finished = writer.next_index >= total or (writer.decided and not stopper.requested)
+        return "complete" if finished else "interrupted"
+
+
+class _InOrder:
+    """Writes played chunks to the log in schedule order, holding back the ones that
+    finish early, and counts their games (terminations, think times, the observer)."""
+
+    def __init__(self, tally: Tally, think: ThinkTimes, observer: Any, start: int) -> None:
+        self.tally = tally
+        self.think = think
+        self.observer = observer
+        self.next_index = start
+        self.held: dict[int, Chunk] = {}
+
+    @property
+    def decided(self) -> bool:
+        return self.observer is not None and self.observer.done
+
+    def take(self, chunk: Chunk, sink: Any, progress: Any) -> bool:
+        """Hold ``chunk`` and write every chunk that is next in order. True when this
+        made the observer decide."""
+        before = self.decided
+        self.held[chunk.start] = chunk
+        while self.next_index in self.held and not self.decided:
+            ready = self.held.pop(self.next_index)
+            kept = self._write(ready, sink)
+            self.next_index = ready.start + kept
+            progress.update(kept)
+            if self.observer is not None:
+                progress.set_postfix_str(self.observer.status(), refresh=False)
+        return self.decided and not before
+
+    def _write(self, ready: Chunk, sink: Any) -> int:
+        """Write and count the chunk's games; with an observer only up to the game
+        that lets it decide, the rest discarded (a gate's log, and so its verdict and
+        its number of games, then depend on the schedule alone, not on how many games
+        were in flight when the test decided). Returns how many games were kept."""
+        if self.observer is None:
+            sink.write(ready.lines)
+            for outcome in ready.outcomes:
+                self._count(outcome)
+            return len(ready.outcomes)
+        lines = ready.lines.split("\n")
+        kept = 0
+        for offset, outcome in enumerate(ready.outcomes):
+            if self.observer.done:
+                break
+            sink.write(lines[offset] + "\n")
+            self._count(outcome)
+            self.observer.add(ready.start + offset, outcome)
+            kept += 1
+        return kept
+
+    def _count(self, outcome: Any) -> None:
+        self.tally.add(outcome.termination)
+        self.think.add(outcome.seats, outcome.think)
+
+
+def _finish_info(
+    run_info: dict[str, Any],
+    config: Config,
+    status: str,
+    seconds: float,
+    tally: Tally,
+    start: int,
+    size: int,
+    affected: list[tuple[int, str]],
+) -> None:
+    """Add the run's end, timings and results to ``run_info``."""
+    played = tally.games
+    run_info.update(
+        status=status,
+        finished=datetime.now(UTC).isoformat(timespec="seconds"),
+        timings={
+            "seconds": round(seconds, 3),
+            "games_per_second": round((played - start) / seconds, 1) if seconds else None,
+            "workers": config.workers,
+            "executor": config.executor,
+            "chunk_size": size,
+        },
+        results={
+            "played": played,
+            "terminations": dict(tally.terminations),
+            "affected_games": [{"index": i, "what": w} for i, w in affected],
+        },
+    )
+    if start:
+        run_info.setdefault("resumed", []).append({"at": start})
 
 
 def prepare_resume(
