@@ -10,15 +10,15 @@ import pytest
 from click.testing import CliRunner
 
 from simcli.cli.main import cli
+from simcli.report.api import produce_report
+from simcli.report.document import UNTIMED
 from simcli.tournament.think import (
-    UNTIMED,
     SeatClock,
     ThinkTimes,
     bin_of,
     bin_upper,
     read_timing,
     think_rows,
-    think_table,
 )
 
 DIAGNOSTICS = Path(__file__).resolve().parent / "data" / "diagnostics.py"
@@ -46,9 +46,33 @@ def test_summaries_by_hand() -> None:
     # the JSON form reads back to the same figures
     again = ThinkTimes.from_json(json.loads(json.dumps(think.to_json())))
     assert think_rows(again) == think_rows(think)
-    text = think_table(think)
-    assert text.splitlines()[0] == "Think time per move (milliseconds, 1 games; p95 to within 12%)"
-    assert text.splitlines()[3].split() == ["x", "20", "5.950", "1.122", "100.000"]  # in ms
+
+
+def _think_section(text: str) -> list[str]:
+    lines = text.splitlines()
+    start = lines.index("Think time per move")
+    end = next(i for i in range(start, len(lines)) if lines[i].startswith("Timed by"))
+    return lines[start : end + 1]
+
+
+def test_the_report_shows_think_time_in_milliseconds(tmp_path) -> None:
+    # the rows of test_summaries_by_hand: x 5.95 ms mean, p95 the upper edge of the 1 ms
+    # bin (1.122 ms), max 100 ms; a strategy without timed moves shows n/a and the reason
+    rows = [
+        {"strategy": "x", "moves": 20, "mean": 0.00595, "p95": 0.001122, "max": 0.1},
+        {"strategy": "z", "moves": 0, "mean": None, "p95": None, "max": None},
+    ]
+    report = produce_report([], tmp_path, plots=False, think_time=rows)
+    assert [r.to_dict() for r in report.summary.think_time] == rows  # summary.json
+    stored = json.loads((tmp_path / "summary.json").read_text())
+    assert stored["think_time"] == rows
+    section = _think_section(report.text)
+    table = [line.split() for line in section if line.startswith(("x ", "z "))]
+    assert table == [["x", "20", "5.950", "1.122", "100.000"], ["z", "0", "n/a", "n/a", "n/a"]]
+    assert UNTIMED in " ".join(section)
+    # without timing (a bare log) there is no section and no key
+    bare = produce_report([], tmp_path / "b", plots=False)
+    assert "Think time" not in bare.text and "think_time" not in bare.summary.to_dict()
 
 
 CONFIG = f"""\
@@ -101,7 +125,9 @@ def test_a_run_writes_timing_json_and_prints_the_table(tmp_path) -> None:
     assert "Think time per move" in result.output and "sleepy" in result.output
     report = CliRunner().invoke(cli, ["report", str(out), "--no-plots"])
     assert report.exit_code == 0
-    assert report.output.rstrip().endswith(think_table(think).rstrip())
+    assert _think_section(report.output) == _think_section(result.output)
+    stored = json.loads((out / "summary.json").read_text())["think_time"]
+    assert stored == think_rows(think)
     # --force removes the sidecar with the rest of the run
     assert "timing.json" in __import__("simcli.tournament.output", fromlist=["x"]).RUN_FILES
 
@@ -129,4 +155,5 @@ def test_strategy_processes_are_timed_and_the_log_does_not_change(tmp_path) -> N
     assert (untimed / "games.jsonl").read_bytes() == (inproc / "games.jsonl").read_bytes()
     think = read_timing(untimed)
     assert {r["moves"] for r in think_rows(think)} == {0}
-    assert think_table(think).endswith(UNTIMED)
+    report = CliRunner().invoke(cli, ["report", str(untimed), "--no-plots"])
+    assert UNTIMED in " ".join(_think_section(report.output))

@@ -92,6 +92,7 @@ def report(
     from simcli.report.api import produce_report
     from simcli.report.io import open_source
     from simcli.tournament.lock import note_if_running
+    from simcli.tournament.think import think_of
 
     src = open_source(source)
     note_if_running(src.folder)
@@ -108,14 +109,9 @@ def report(
         correction=correction,
         source=str(src.log),
         validate=False,  # read_records checked every line
+        think_time=think_of(src.folder),  # the run's timing.json (docs/running.md)
     )
     click.echo(report.text, nl=False)
-    if fmt == "text":
-        from simcli.tournament.think import think_text
-
-        think = think_text(src.folder)  # the run's timing.json (docs/running.md)
-        if think:
-            click.echo(f"\n{think}")
     _check_asserts(src.run_info, report.summary, junit_path)
 
 

@@ -154,15 +154,11 @@ def run(
         else:
             click.echo(f"resumed after {result.resumed_from} games already played", err=True)
     from simcli.report.api import report_run_folder
+    from simcli.tournament.think import think_of
 
-    report = report_run_folder(target, plots=plots)
+    report = report_run_folder(target, plots=plots, think_time=think_of(target))
     if not quiet:
-        from simcli.tournament.think import think_text
-
         click.echo(report.text)
-        think = think_text(target)  # timing.json, written by the runner
-        if think:
-            click.echo(f"{think}\n")
         played = result.tally.games - result.resumed_from
         rate = played / result.seconds if result.seconds else 0.0
         click.echo(

@@ -13,7 +13,7 @@ from simcli.report.io import ReportError, strategy_order
 from simcli.report.render import FORMATS, render
 from simcli.stats.aggregate import DEFAULT_MAX_PENDING, Aggregator
 from simcli.stats.analysis import summarize
-from simcli.stats.summary import PlotFile, Summary
+from simcli.stats.summary import PlotFile, Summary, ThinkTime
 
 log = logging.getLogger(__name__)
 
@@ -108,6 +108,7 @@ def produce_report(
     source: str | None = None,
     max_pending: int = DEFAULT_MAX_PENDING,
     validate: bool = True,
+    think_time: Sequence[Mapping[str, Any]] | None = None,
 ) -> Report:
     """Compute the report from ``records`` (one pass) and write it into ``out_dir``.
 
@@ -115,6 +116,8 @@ def produce_report(
     (``summary.csv``) and ``"text"`` (``report.txt``). With ``plots`` the PNG files are
     written too and linked from ``report.md``. Returns the summary and the report
     rendered in ``print_format`` (text, markdown, json or csv) for printing.
+    ``think_time``: one row per strategy (``strategy``, ``moves``, ``mean``, ``p95``,
+    ``max``, seconds per move; a run's ``timing.json``), reported as they are.
 
     Raises :class:`~simcli.errors.RecordError` for bad records and
     :class:`~simcli.report.io.ReportError` when ``out_dir`` cannot be written.
@@ -135,6 +138,8 @@ def produce_report(
         max_pending=max_pending,
         validate=validate,
     )
+    if think_time:
+        summary.think_time = [ThinkTime(**row) for row in think_time]
     out = Path(out_dir)
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -177,7 +182,12 @@ def _write(path: Path, text: str) -> None:
         raise ReportError(f"{path}: cannot write ({exc.strerror or exc})") from exc
 
 
-def report_run_folder(out_dir: str | Path, *, plots: bool = True) -> Report:
+def report_run_folder(
+    out_dir: str | Path,
+    *,
+    plots: bool = True,
+    think_time: Sequence[Mapping[str, Any]] | None = None,
+) -> Report:
     """Write ``summary.json``, ``report.md`` (and plots) for the run in ``out_dir`` from its
     ``games.jsonl`` and ``run.json``; return it (summary and compact text). Used at the end of
     ``simcli run`` (also after an interruption: the report then covers the games played)."""
@@ -192,4 +202,5 @@ def report_run_folder(out_dir: str | Path, *, plots: bool = True) -> Report:
         plots=plots,
         validate=False,
         source=str(out / "games.jsonl"),
+        think_time=think_time,
     )

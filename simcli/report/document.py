@@ -19,6 +19,7 @@ from simcli.stats.summary import (
     SoloComparison,
     Summary,
     TestEntry,
+    ThinkTime,
     VariantComparison,
 )
 
@@ -121,6 +122,8 @@ def build_document(summary: Summary, *, detail: bool = True) -> Document:
         doc.add(Heading(2, "Plots"))
         for plot in s.plots:
             doc.add(Image(plot.title, plot.file))
+    if s.think_time:
+        _think_time(doc, s.think_time)
     if detail and s.tests:
         _all_tests(doc, s.tests)
     if s.notes:
@@ -554,3 +557,30 @@ def _solo_comparisons(doc: Document, comparisons: list[SoloComparison]) -> None:
     headers = ["pair", "seeds", "mean difference", "median", "better/worse/equal"]
     doc.add(Table(headers + ["Wilcoxon p", "adjusted p"], rows, align="lrrrrrr"))
     doc.add(Bullets([c.test.sentence or "" for c in comparisons]))
+
+
+UNTIMED = (
+    "n/a: not timed. A worker that interleaves games on strategy processes does not time "
+    "their moves; a move_time_limit makes it play one game at a time, timed."
+)
+
+
+def _think_time(doc: Document, rows: list[ThinkTime]) -> None:
+    """Milliseconds per move per strategy, as the referee timed them."""
+    doc.add(Heading(2, "Think time per move"))
+    doc.add(
+        Table(
+            ["strategy", "moves", "mean ms", "p95 ms", "max ms"],
+            [[r.strategy, str(r.moves), _ms(r.mean), _ms(r.p95), _ms(r.max)] for r in rows],
+        )
+    )
+    if any(not r.moves for r in rows):
+        doc.add(Para(UNTIMED))
+    doc.add(Para("Timed by the referee; p95 is read from a histogram, at most 12% high."))
+
+
+def _ms(seconds: float | None) -> str:
+    if seconds is None:
+        return "n/a"
+    ms = seconds * 1000
+    return f"{ms:.3f}" if ms >= 0.001 else "<0.001"

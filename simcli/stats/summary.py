@@ -642,6 +642,17 @@ class PlotFile(Node):
 
 
 @dataclass
+class ThinkTime(Node):
+    """One strategy's seconds per move as the referee timed them (``None``: not timed)."""
+
+    strategy: str
+    moves: int
+    mean: float | None
+    p95: float | None  # read from a histogram: at most 12% above the true value
+    max: float | None
+
+
+@dataclass
 class Summary(Node):
     """The whole report (``summary.json`` is :meth:`to_dict`)."""
 
@@ -660,8 +671,9 @@ class Summary(Node):
     findings: list[str]
     notes: list[str]
     plots: list[PlotFile] | None = None  # set when the report is written
+    think_time: list[ThinkTime] | None = None  # set from a run's timing.json
 
-    _optional: ClassVar[tuple[str, ...]] = ("plots",)
+    _optional: ClassVar[tuple[str, ...]] = ("plots", "think_time")
 
     def to_dict(self) -> dict[str, Any]:
         return sanitize(super().to_dict())

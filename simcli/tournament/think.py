@@ -25,10 +25,6 @@ from pathlib import Path
 from typing import Any
 
 TIMING_FILE = "timing.json"
-UNTIMED = (
-    "n/a: not timed: a worker that interleaves games on strategy processes does not time "
-    "their moves (a move_time_limit makes it play one game at a time, timed)"
-)
 BINS_PER_DECADE = 20
 FLOOR = 1e-7  # seconds: bin 0 holds every time up to this
 
@@ -185,36 +181,8 @@ def think_rows(think: ThinkTimes) -> list[dict[str, Any]]:
     ]
 
 
-def think_table(think: ThinkTimes) -> str:
-    """The per-strategy table as text, for the report."""
-    rows = think_rows(think)
-    if not rows:
-        return ""
-    width = max(len("strategy"), *(len(r["strategy"]) for r in rows))
-    head = f"{'strategy':<{width}}  {'moves':>9}  {'mean':>9}  {'p95':>9}  {'max':>9}"
-    lines = [
-        f"Think time per move (milliseconds, {think.games} games; p95 to within 12%)",
-        head,
-        "-" * len(head),
-    ]
-    for r in rows:
-        lines.append(
-            f"{r['strategy']:<{width}}  {r['moves']:>9}  {_s(r['mean'])}  {_s(r['p95'])}  "
-            f"{_s(r['max'])}"
-        )
-    if any(not r["moves"] for r in rows):
-        lines.append(UNTIMED)
-    return "\n".join(lines)
-
-
-def think_text(folder: str | Path | None) -> str:
-    """The think-time table of a run folder's ``timing.json`` ("" without one)."""
+def think_of(folder: str | Path | None) -> list[dict[str, Any]] | None:
+    """The per-strategy rows (:func:`think_rows`) of a run folder's ``timing.json``, or
+    ``None`` without one."""
     think = read_timing(folder) if folder is not None else None
-    return think_table(think) if think is not None else ""
-
-
-def _s(seconds: float | None) -> str:
-    if seconds is None:
-        return f"{'n/a':>9}"
-    ms = seconds * 1000
-    return f"{ms:>9.3f}" if ms >= 0.001 else f"{'<0.001':>9}"
+    return think_rows(think) if think is not None else None
