@@ -8,10 +8,16 @@ from __future__ import annotations
 import random
 
 import pytest
-from test_ismcts import GLOBAL_RANDOM, Toy, adas_positions_with_a_win, advanced_state, started
+from test_ismcts import (
+    Toy,
+    adas_positions_with_a_win,
+    advanced_state,
+    picks_for_two_true_states,
+    play_bibliogamo_refusing_global_random,
+    started,
+)
 
-from simcli.game import CHANCE, TERMINAL
-from simcli.games import get_game
+from simcli.game import TERMINAL
 from strategies.loader import load_strategy_class
 from strategies.rollout_search import RolloutSearch
 
@@ -59,16 +65,7 @@ def test_other_true_hidden_cards_same_choice(game_id):
     """Another true state with the same view (its hidden parts re-dealt) gives exactly the
     same decision and the same candidate values."""
     game, state = decision_state(game_id, seed=4, decisions=3)
-    seat = state.current_player
-    view = state.view(seat)
-    other = game.determinize(view, random.Random(12345))
-    assert other != state or game_id == "bibliogamo"  # hidden parts really differ
-    other_view = other.view(seat)
-    assert other_view.snapshot() == view.snapshot()
-    picks = []
-    for v in (view, other_view):
-        s = started(search(game_id), game, seat, seed=9)
-        picks.append((s.choose(v, state.legal_moves()), values(s)))
+    picks = picks_for_two_true_states(game, state, lambda: search(game_id), values)
     assert picks[0] == picks[1]
     assert picks[0][1]
 
@@ -76,29 +73,12 @@ def test_other_true_hidden_cards_same_choice(game_id):
 def test_never_touches_the_chance_rng_or_the_global_random(monkeypatch):
     """Bibliogamo has chance turns inside the rollouts and a hidden deck: the driver's
     chance RNG is unchanged by every decision and the global generator is never called."""
-
-    def refuse(*args, **kwargs):
-        raise AssertionError("the global random generator was used")
-
-    game = get_game("bibliogamo")
-    opts = game.resolve_options({})
-    chance = random.Random(4)
-    state = game.new_state(1, opts, game.sample_setup(1, opts, chance))
-    for name in GLOBAL_RANDOM:
-        monkeypatch.setattr(random, name, refuse)
-    player = started(search("bibliogamo", samples=1, depth=6), game, 0, seed=3)
-    searched = decisions = 0
-    while not state.is_terminal() and decisions < 20:
-        if state.current_player == CHANCE:
-            state.apply(state.sample_chance(chance))
-            continue
-        before = chance.getstate()
-        move = player.choose(state.view(0), state.legal_moves())
-        assert chance.getstate() == before
-        searched += bool(player.last_values)
-        state.apply(move)
-        decisions += 1
-    assert searched > 0
+    searched = []
+    player = search("bibliogamo", samples=1, depth=6)
+    play_bibliogamo_refusing_global_random(
+        monkeypatch, player, 20, lambda p: searched.append(bool(p.last_values))
+    )
+    assert any(searched)
 
 
 def test_rollout_policies_leave_the_rollout_state_unchanged():
