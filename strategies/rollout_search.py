@@ -5,26 +5,29 @@ backgammon) applied to hidden cards with perfect-information Monte Carlo samplin
 
 1. the base ``policy`` (a strategy, usually the game's hand-written heuristic) names its
    move for the real view; that move is always a candidate;
-2. every legal move is played once on one determinisation of the view and valued by
-   ``game.evaluate``: a move that ends the game with this seat the only winner is played
-   at once; the ``candidates - 1`` best other moves join the base policy's move;
+2. every legal move is played once on one determinisation of the view and valued (the
+   base policy's ``position_value(state, seat)`` where it has one, else
+   ``game.evaluate``): a move that ends the game with this seat the only winner is
+   played at once; the ``candidates - 1`` best other moves join the base policy's move;
 3. for each of ``samples`` determinisations (``game.determinize(view, self.rng)``, the only
    way the search ever gets a full state), every candidate is played and the game is
    finished by the base policy on every seat (or cut after ``depth`` decisions and valued
-   by ``game.evaluate``). All candidates of one sample share the determinisation and the
-   random numbers of the rollout (common random numbers), so their difference is the
-   difference the move makes, not luck of the draw;
+   as in 2). All candidates of one sample share the determinisation and the random
+   numbers of the rollout (common random numbers), so their difference is the difference
+   the move makes, not luck of the draw;
 4. the candidate with the best mean reward is played; the base policy's move wins ties
    and gets a bonus of ``keep`` (in reward units), so that a move only replaces the
    heuristic's when the samples say it is better.
 
-If the base policy is good, the improved policy is at least as good up to sampling noise
-(the base policy's move is one of the candidates and is valued by the same rollouts).
+With enough samples the improved policy is at least as good as the base policy (whose
+move is one of the candidates, valued by the same rollouts); at small budgets the noise
+of the comparison can cost as much as it gains (measured: docs/search-strategies.md).
 
 Rewards of a rollout, for the seat searching: ``win`` -- 1 for the only winner, 1/k for
 one of k winners, 0 for a loss (a cut rollout: the seats with the best evaluation share
 the win); ``score`` -- the seat's final score (evaluation at a cut) minus the best other
-seat's, or its own score in a one-player game; ``auto`` -- ``score`` for one player,
+seat's, or its own score in a one-player game (with cut rollouts a finished game is
+valued on the scale of the cut ones, by ``game.evaluate``); ``auto`` -- ``score`` for one player,
 ``win`` otherwise. ``mixed`` -- the win reward plus ``margin_weight`` times the score
 margin (ties broken by points).
 
