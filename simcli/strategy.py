@@ -34,6 +34,7 @@ BUILTIN: dict[str, str] = {
     "bibliogamo_planner": "strategies.bibliogamo_planner:BibliogamoPlanner",
     "adas_heuristic": "strategies.adas_heuristic:AdasHeuristic",
     "library_heuristic": "strategies.library_heuristic:LibraryHeuristicStrategy",
+    "rollout_search": "strategies.rollout_search:RolloutSearch",
 }
 
 

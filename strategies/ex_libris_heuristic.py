@@ -60,13 +60,15 @@ class ExLibrisHeuristic(Strategy):
         rows = [r for r, _ in cells]
         cols = [c for _, c in cells]
         h, w = max(rows) + 1, max(cols) + 1
+        width = self.width
+        # rank(card) and ideal(r, c) = r * width + c + 0.5 once per cell; a shift of the
+        # grid adds r0 * width + c0 to every ideal (exact: whole numbers plus one half)
+        pairs = [(self.rank(st, card), r * width + c + 0.5) for (r, c), card in cells.items()]
         best, best_cost = (0, 0), float("inf")
         for r0 in range(0, max(1, 3 - h + 1)):
-            for c0 in range(0, max(1, self.width - w + 1)):
-                cost = sum(
-                    abs(self.rank(st, card) - self.ideal(r + r0, c + c0))
-                    for (r, c), card in cells.items()
-                )
+            for c0 in range(0, max(1, width - w + 1)):
+                shift = r0 * width + c0
+                cost = sum([abs(rank - (ideal + shift)) for rank, ideal in pairs])
                 if cost < best_cost:
                     best, best_cost = (r0, c0), cost
         return best
@@ -378,3 +380,10 @@ class ExLibrisHeuristic(Strategy):
             if value > best_value:
                 best, best_value = move, value
         return best
+
+    def position_value(self, st: ExLibrisState, seat: int) -> float:
+        """This strategy's value of a position for ``seat`` (inspection score minus the
+        misfit penalty, plus one point per card in hand as in the game's evaluation):
+        the leaf value of searches that use this strategy as their rollout policy."""
+        self._others_key = None  # the cache in ``score`` is per decision
+        return self.value_now(st, seat) + 1.0 * len(st.hands[seat])

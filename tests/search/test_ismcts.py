@@ -180,21 +180,32 @@ def advanced_state(game_id: str, seed: int, decisions: int):
     return game, state
 
 
-@pytest.mark.parametrize("game_id", HIDDEN)
-def test_other_true_hidden_cards_same_choice(game_id):
-    """Another true state with the same view (its hidden parts re-dealt) gives exactly the
-    same search: same move, same root statistics."""
-    game, state = advanced_state(game_id, seed=4, decisions=3)
+def picks_for_two_true_states(game, state, make, stats):
+    """(move, ``stats(strategy)``) of a fresh ``make()`` searching from the view of
+    ``state`` and from the view of another true state with the same view (its hidden parts
+    re-dealt), same seed: equal when the search reads hidden cards only through
+    ``determinize``."""
     seat = state.current_player
     view = state.view(seat)
     other = game.determinize(view, random.Random(12345))
-    assert other != state or game_id == "bibliogamo"  # hidden parts really differ
+    assert other != state or game.id == "bibliogamo"  # hidden parts really differ
     other_view = other.view(seat)
     assert other_view.snapshot() == view.snapshot()
     picks = []
     for v in (view, other_view):
-        s = started(ISMCTSStrategy(iterations=30, rollout_depth=8), game, seat, seed=9)
-        picks.append((s.choose(v, state.legal_moves()), root_stats(s)))
+        s = started(make(), game, seat, seed=9)
+        picks.append((s.choose(v, state.legal_moves()), stats(s)))
+    return picks
+
+
+@pytest.mark.parametrize("game_id", HIDDEN)
+def test_other_true_hidden_cards_same_choice(game_id):
+    """Another true state with the same view gives exactly the same search: same move,
+    same root statistics."""
+    game, state = advanced_state(game_id, seed=4, decisions=3)
+    picks = picks_for_two_true_states(
+        game, state, lambda: ISMCTSStrategy(iterations=30, rollout_depth=8), root_stats
+    )
     assert picks[0] == picks[1]
 
 
@@ -237,9 +248,11 @@ GLOBAL_RANDOM = ("random", "randrange", "randint", "choice", "choices", "shuffle
                  "uniform", "getrandbits", "gauss", "seed")  # fmt: skip
 
 
-def test_ismcts_never_touches_the_chance_rng_or_the_global_random(monkeypatch):
-    """Bibliogamo has chance turns and a hidden deck: the driver's chance RNG must be
-    unchanged by every decision, and the global generator is never called."""
+def play_bibliogamo_refusing_global_random(monkeypatch, player, decisions: int, seen=None):
+    """Play ``decisions`` decisions of a Bibliogamo game (chance turns and a hidden deck)
+    with ``player`` while the global generator refuses every call, checking that no
+    decision changes the driver's chance RNG; ``seen(player)`` after each decision.
+    Returns the number of chance events."""
 
     def refuse(*args, **kwargs):
         raise AssertionError("the global random generator was used")
@@ -250,9 +263,9 @@ def test_ismcts_never_touches_the_chance_rng_or_the_global_random(monkeypatch):
     state = game.new_state(1, opts, game.sample_setup(1, opts, chance))
     for name in GLOBAL_RANDOM:
         monkeypatch.setattr(random, name, refuse)
-    player = started(ISMCTSStrategy(iterations=15, rollout_depth=6), game, 0, seed=3)
-    chance_events = decisions = 0
-    while not state.is_terminal() and decisions < 25:
+    started(player, game, 0, seed=3)
+    chance_events = done = 0
+    while not state.is_terminal() and done < decisions:
         if state.current_player == CHANCE:
             state.apply(state.sample_chance(chance))
             chance_events += 1
@@ -260,9 +273,19 @@ def test_ismcts_never_touches_the_chance_rng_or_the_global_random(monkeypatch):
         before = chance.getstate()
         move = player.choose(state.view(0), state.legal_moves())
         assert chance.getstate() == before
+        if seen is not None:
+            seen(player)
         state.apply(move)
-        decisions += 1
-    assert chance_events > 0 and decisions > 0
+        done += 1
+    assert done == decisions
+    return chance_events
+
+
+def test_ismcts_never_touches_the_chance_rng_or_the_global_random(monkeypatch):
+    """Bibliogamo has chance turns and a hidden deck: the driver's chance RNG must be
+    unchanged by every decision, and the global generator is never called."""
+    player = ISMCTSStrategy(iterations=15, rollout_depth=6)
+    assert play_bibliogamo_refusing_global_random(monkeypatch, player, 25) > 0
 
 
 # -- score rewards with cut rollouts ----------------------------------------------------------

@@ -1,0 +1,80 @@
+"""Time per move of a search rung (``rollout_search``) against the heuristic below it.
+
+    python benchmarks/bench_rollout_search.py configs/adas-library-search.yaml [--games 6]
+
+Plays ``--games`` games of the config's first strategy against its strategy named
+``search`` (seats alternating, one process, the config's game and options; deals from
+``--seed``) and reports, for the moves of ``search`` with more than one legal move, the
+CPU time of one call of ``choose`` (``time.process_time``: on a shared machine the wall
+clock counts the other processes' turns too) and the wall time: median, 95th percentile
+and maximum. A solitaire config (``players: 1``) plays ``search`` alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from pathlib import Path
+
+import yaml
+
+from simcli.game import CHANCE, TERMINAL
+from simcli.games import get_game
+from simcli.strategy import load_strategy_class
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("config", type=Path)
+    parser.add_argument("--games", type=int, default=6)
+    parser.add_argument("--seed", type=int, default=11)
+    args = parser.parse_args()
+    config = yaml.safe_load(args.config.read_text())
+    game = get_game(config["game"])
+    players = config.get("players", 2)
+    options = game.resolve_options(config.get("options") or {})
+    specs = {s["name"]: s for s in config["strategies"]}
+    search = specs["search"]
+    other = config["strategies"][0]
+
+    def build(spec: dict, seat: int, seed: int):
+        inst = load_strategy_class(spec["use"])(**(spec.get("params") or {}))
+        inst.start_game(game, seat, random.Random(seed))
+        return inst
+
+    cpu: list[float] = []
+    wall: list[float] = []
+    for g in range(args.games):
+        rng = random.Random(args.seed * 1000 + g)
+        state = game.new_state(players, options, game.sample_setup(players, options, rng))
+        me = g % players
+        seats = [build(search if s == me else other, s, 7 * g + s) for s in range(players)]
+        while state.current_player != TERMINAL:
+            seat = state.current_player
+            if seat == CHANCE:
+                state.apply(state.sample_chance(rng))
+                continue
+            moves = state.legal_moves()
+            c0, w0 = time.process_time(), time.perf_counter()
+            move = seats[seat].choose(state.view(seat), moves)
+            if seat == me and len(moves) > 1:
+                cpu.append(time.process_time() - c0)
+                wall.append(time.perf_counter() - w0)
+            state.apply(move)
+    print(f"{args.config}: {args.games} games, {len(cpu)} decisions of 'search'")
+    for label, values in (("CPU", cpu), ("wall", wall)):
+        print(
+            f"  {label:4} s/move: median {statistics.median(values):.3f}  "
+            f"95th percentile {percentile(values, 0.95):.3f}  max {max(values):.3f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
