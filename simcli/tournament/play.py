@@ -279,6 +279,7 @@ def _play_out(
     local = [type(p) is _Local for p in players]
     choosers = [p.choose if ok else None for p, ok in zip(players, local, strict=True)]
     wants_view = [p.wants_view for p in players]  # a _Local's bool or a RemoteSeat's
+    stamp = [c.times.append for c in clocks] if clocks is not None else None
     while True:
         try:
             seat = state.current_player
@@ -308,8 +309,8 @@ def _play_out(
                     raise Forfeit(seat, *_failure(exc)) from None
             else:
                 move = _guarded(seat, timed, _answer, legal, choose, seen, offered)
-            if clocks is not None:
-                clocks[seat].add(perf_counter() - started)
+            if stamp is not None:
+                stamp[seat](perf_counter() - started)
         else:
             try:
                 snapshot = seen.snapshot() if seen is not None else None

@@ -45,26 +45,25 @@ def bin_upper(index: int) -> float:
 
 
 class SeatClock:
-    """One seat's moves in one game, as the referee times them."""
+    """One seat's moves in one game, as the referee times them: the hot loop only
+    appends (``add``, or ``times.append`` bound once); :meth:`packed` sums them up."""
 
-    __slots__ = ("bins", "longest", "moves", "total")
+    __slots__ = ("times",)
 
     def __init__(self) -> None:
-        self.moves = 0
-        self.total = 0.0
-        self.longest = 0.0
-        self.bins: dict[int, int] = {}
+        self.times: list[float] = []
 
     def add(self, seconds: float) -> None:
-        self.moves += 1
-        self.total += seconds
-        if seconds > self.longest:
-            self.longest = seconds
-        b = bin_of(seconds)
-        self.bins[b] = self.bins.get(b, 0) + 1
+        self.times.append(seconds)
 
     def packed(self) -> Packed:
-        return self.moves, self.total, self.longest, tuple(sorted(self.bins.items()))
+        times = self.times
+        bins: dict[int, int] = {}
+        get = bins.get
+        for seconds in times:
+            b = bin_of(seconds)
+            bins[b] = get(b, 0) + 1
+        return len(times), sum(times), max(times, default=0.0), tuple(sorted(bins.items()))
 
 
 @dataclass
