@@ -1,13 +1,17 @@
-"""Time per move of a search rung (``rollout_search``) against the heuristic below it.
+"""Time per move of a search rung (``rollout_search``, ``ex_libris_endgame``) against the
+heuristic below it.
 
     python benchmarks/bench_rollout_search.py configs/adas-library-search.yaml [--games 6]
+    python benchmarks/bench_rollout_search.py configs/ex-libris-search.yaml \
+        --strategy endgame --against heuristic
 
-Plays ``--games`` games of the config's first strategy against its strategy named
-``search`` (seats alternating, one process, the config's game and options; deals from
-``--seed``) and reports, for the moves of ``search`` with more than one legal move, the
-CPU time of one call of ``choose`` (``time.process_time``: on a shared machine the wall
-clock counts the other processes' turns too) and the wall time: median, 95th percentile
-and maximum. A solitaire config (``players: 1``) plays ``search`` alone.
+Plays ``--games`` games of the config's first strategy (or ``--against``) against its
+strategy named ``search`` (or ``--strategy``), seats alternating, one process, the
+config's game and options, deals from ``--seed``, and reports, for the timed strategy's
+moves with more than one legal move, the CPU time of one call of ``choose``
+(``time.process_time``: on a shared machine the wall clock counts the other processes'
+turns too) and the wall time: median, 95th percentile and maximum. A solitaire config
+(``players: 1``) plays the timed strategy alone.
 """
 
 from __future__ import annotations
@@ -35,14 +39,18 @@ def main() -> None:
     parser.add_argument("config", type=Path)
     parser.add_argument("--games", type=int, default=6)
     parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--strategy", default="search", help="the timed strategy's name")
+    parser.add_argument("--against", help="its opponent's name (default: the first strategy)")
     args = parser.parse_args()
     config = yaml.safe_load(args.config.read_text())
     game = get_game(config["game"])
     players = config.get("players", 2)
     options = game.resolve_options(config.get("options") or {})
     specs = {s["name"]: s for s in config["strategies"]}
-    search = specs["search"]
-    other = config["strategies"][0]
+    search = specs[args.strategy]
+    other = specs[args.against] if args.against else config["strategies"][0]
+    if other is search:
+        raise SystemExit(f"{args.strategy!r} is the config's first strategy: nothing to time")
 
     def build(spec: dict, seat: int, seed: int):
         inst = load_strategy_class(spec["use"])(**(spec.get("params") or {}))
@@ -68,7 +76,7 @@ def main() -> None:
                 cpu.append(time.process_time() - c0)
                 wall.append(time.perf_counter() - w0)
             state.apply(move)
-    print(f"{args.config}: {args.games} games, {len(cpu)} decisions of 'search'")
+    print(f"{args.config}: {args.games} games, {len(cpu)} decisions of {args.strategy!r}")
     for label, values in (("CPU", cpu), ("wall", wall)):
         print(
             f"  {label:4} s/move: median {statistics.median(values):.3f}  "

@@ -30,6 +30,12 @@ class ExLibrisHeuristic(Strategy):
         self.width = width
         self.misfit_weight = float(misfit)
         self.draw_value = float(draw_value)
+        # caches of values that depend only on their keys (the same numbers, computed once;
+        # shelves are keyed by their cells in dict order, since float sums depend on it)
+        self._ranks: dict[int, list[float]] = {}
+        self._fits: dict[tuple, list[tuple[float, float, float]]] = {}
+        self._misfits: dict[tuple, float] = {}
+        self._scores: dict[tuple, float] = {}
 
     # ------------------------------------------------------------------ entry
 
@@ -51,7 +57,12 @@ class ExLibrisHeuristic(Strategy):
 
     def rank(self, st: ExLibrisState, card: int) -> float:
         """Position of ``card`` in the alphabet, in target cells (0 .. cells)."""
-        return (card + 0.5) * self.cells() / len(st.comps.books)
+        books = len(st.comps.books)
+        table = self._ranks.get(books)
+        if table is None:
+            cells = self.cells()
+            table = self._ranks[books] = [(c + 0.5) * cells / books for c in range(books)]
+        return table[card]
 
     def offset(self, st: ExLibrisState, cells: dict[Pos, int]) -> tuple[int, int]:
         """The placement of the actual shelf inside the target grid that fits best."""
@@ -80,6 +91,15 @@ class ExLibrisHeuristic(Strategy):
         """Total misfit of a shelf, plus a penalty for cells outside the target grid."""
         if not cells:
             return 0.0
+        key = tuple(cells.items())
+        total = self._misfits.get(key)
+        if total is None:
+            if len(self._misfits) > 65536:
+                self._misfits.clear()
+            total = self._misfits[key] = self._misfit(st, cells)
+        return total
+
+    def _misfit(self, st: ExLibrisState, cells: dict[Pos, int]) -> float:
         r0, c0 = self.offset(st, cells)
         total = 0.0
         for (r, c), card in cells.items():
@@ -119,6 +139,24 @@ class ExLibrisHeuristic(Strategy):
                 for s in range(st.players)
                 if s != seat
             ]
+        down = st.down[seat]
+        key = (
+            tuple(cells.items()),
+            frozenset(down),
+            tuple(self._others),
+            st.prominent,
+            st.banned,
+            st.focus[seat],
+            st.prominent_ties,
+        )
+        value = self._scores.get(key)
+        if value is None:
+            if len(self._scores) > 65536:
+                self._scores.clear()
+            value = self._scores[key] = self._score(st, seat, cells)
+        return value
+
+    def _score(self, st: ExLibrisState, seat: int, cells: dict[Pos, int]) -> float:
         card_books = st.comps.books
         down = st.down[seat]
         flipped = inspection.alphabetical_check(cells, down)
@@ -177,22 +215,49 @@ class ExLibrisHeuristic(Strategy):
         """A card in hand: its books, if it fits an empty target cell that keeps order."""
         if card == UNKNOWN:
             return self.draw_value
-        cells = st.shelves[seat]
-        r0, c0 = self.offset(st, cells)
-        target = {(r + r0, c + c0): v for (r, c), v in cells.items()}
+        rank = self.rank(st, card)
         best_fit = 99.0
-        for k in range(self.cells()):
-            tr, tc = divmod(k, self.width)
-            if (tr, tc) in target:
+        for ideal, highest_before, lowest_after in self.free_cells(st, st.shelves[seat]):
+            if highest_before > card or lowest_after < card:
                 continue
-            before = [v for (r, c), v in target.items() if r * self.width + c < k]
-            after = [v for (r, c), v in target.items() if r * self.width + c > k]
-            if (before and max(before) > card) or (after and min(after) < card):
-                continue
-            best_fit = min(best_fit, abs(self.rank(st, card) - self.ideal(tr, tc)))
+            best_fit = min(best_fit, abs(rank - ideal))
         if best_fit > 90:
             return 0.2 * self.book_value(st, seat, card)
         return self.book_value(st, seat, card) + 1.5 - self.misfit_weight * best_fit
+
+    def free_cells(
+        self, st: ExLibrisState, cells: dict[Pos, int]
+    ) -> list[tuple[float, float, float]]:
+        """The empty cells of the target grid with the shelf placed by :meth:`offset`:
+        (ideal rank, highest card before it in reading order, lowest card after it),
+        -inf / +inf when there is none. Kept per shelf (the same shelf is asked about for
+        every card in hand and in the card areas)."""
+        key = tuple(cells.items())
+        fits = self._fits.get(key)
+        if fits is not None:
+            return fits
+        if len(self._fits) > 4096:
+            self._fits.clear()
+        r0, c0 = self.offset(st, cells)
+        width = self.width
+        target = {(r + r0, c + c0): v for (r, c), v in cells.items()}
+        order = [(r * width + c, v) for (r, c), v in target.items()]
+        fits = []
+        for k in range(self.cells()):
+            tr, tc = divmod(k, width)
+            if (tr, tc) in target:
+                continue
+            before = [v for i, v in order if i < k]
+            after = [v for i, v in order if i > k]
+            fits.append(
+                (
+                    self.ideal(tr, tc),
+                    max(before) if before else float("-inf"),
+                    min(after) if after else float("inf"),
+                )
+            )
+        self._fits[key] = fits
+        return fits
 
     # ------------------------------------------------------------------ decisions
 

@@ -116,17 +116,22 @@ class RolloutSearch(Strategy):
             mode = "score" if players == 1 else "win"
         first = game.determinize(view, rng)
         base_key = move_key(base_move)
-        ranked: list[tuple[float, int]] = []
-        for index, move in enumerate(legal_moves):
-            after = first.clone()
-            after.apply_trusted(move)
-            if after.current_player == TERMINAL and players > 1:
-                if after.outcome().winners == (seat,):
-                    return move
-            if self.candidates > 1 and move_key(move) != base_key:
-                ranked.append((-self._leaf(after, seat), index))
-        ranked.sort()
-        chosen = [base_move] + [legal_moves[i] for _, i in ranked[: self.candidates - 1]]
+        preselected = self.preselect(view, legal_moves, base_move)
+        if preselected is not None:
+            others = [m for m in preselected if move_key(m) != base_key]
+            chosen = [base_move] + others[: self.candidates - 1]
+        else:
+            ranked: list[tuple[float, int]] = []
+            for index, move in enumerate(legal_moves):
+                after = first.clone()
+                after.apply_trusted(move)
+                if after.current_player == TERMINAL and players > 1:
+                    if after.outcome().winners == (seat,):
+                        return move
+                if self.candidates > 1 and move_key(move) != base_key:
+                    ranked.append((-self._leaf(after, seat), index))
+            ranked.sort()
+            chosen = [base_move] + [legal_moves[i] for _, i in ranked[: self.candidates - 1]]
         if len(chosen) == 1:
             return base_move
         totals = [0.0] * len(chosen)
@@ -144,6 +149,12 @@ class RolloutSearch(Strategy):
             if totals[c] > totals[best]:
                 best = c
         return chosen[best]
+
+    def preselect(self, view: State, legal_moves: list[Move], base_move: Move) -> list[Move] | None:
+        """Moves to consider besides the base policy's, best first, without playing each
+        once (a subclass may know a cheaper ranking); ``None``: play every legal move once
+        on the first determinisation and rank by value (step 2 above)."""
+        return None
 
     # -- values ----------------------------------------------------------------------------
 
