@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from test_ismcts import picks_for_two_true_states, play_bibliogamo_refusing_global_random, started
 
 from simcli.game import CHANCE, TERMINAL
@@ -110,3 +111,15 @@ def test_overrules_the_planner_somewhere_and_plays_it_elsewhere():
         differed += move != mine
         state.apply(move)
     assert differed > 0
+
+
+def test_from_turn_and_steps():
+    """Before ``from_turn`` every decision is the planner's and nothing is searched; a
+    step outside the searchable ones is refused."""
+    game, state = hire_state(seed=8)
+    late = started(BibliogamoSearch(**{**SMALL, "from_turn": state.turn + 1}), game, seed=5)
+    planner_move = started(BibliogamoPlanner(), game).choose(state.view(0), state.legal_moves())
+    assert late.choose(state.view(0), state.legal_moves()) == planner_move
+    assert late.last_values == {}
+    with pytest.raises(ValueError):
+        BibliogamoSearch(steps=["walk"])
