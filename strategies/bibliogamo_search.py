@@ -19,6 +19,10 @@ other decision is the planner's.
    where the game ended; the candidate with the best sum is played, the planner's own
    hire wins ties and gets ``keep`` extra per sample.
 
+The search starts at turn ``from_turn`` (before it, and at every decision not in
+``steps``, the planner decides alone). The defaults are the setting measured on the
+ladder config: not stronger than the planner (docs/search-strategies.md).
+
 Budget: at most ``samples`` x ``candidates`` continuations a decision, counts only, so
 the same seed plays the same moves on any machine and with any worker count. Randomness:
 ``self.rng`` only.
@@ -47,12 +51,12 @@ class BibliogamoSearch(Strategy):
 
     def __init__(
         self,
-        samples: int = 6,
+        samples: int = 10,
         candidates: int = 3,
-        turns: int | None = 3,
+        turns: int | None = None,
         margin: float = 1.0,
         keep: float = 0.0,
-        from_turn: int = 1,
+        from_turn: int = 28,
         steps: list[str] | tuple[str, ...] = ("hire",),
         planner: dict[str, Any] | None = None,
     ) -> None:

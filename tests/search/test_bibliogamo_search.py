@@ -16,7 +16,7 @@ from simcli.games import get_game
 from strategies.bibliogamo_planner import BibliogamoPlanner
 from strategies.bibliogamo_search import BibliogamoSearch
 
-SMALL = {"samples": 2, "candidates": 3, "turns": 1, "margin": 5.0}
+SMALL = {"samples": 2, "candidates": 3, "turns": 1, "margin": 5.0, "from_turn": 1}
 
 
 def hire_state(seed: int, hires_seen: int = 3):
@@ -96,7 +96,7 @@ def test_overrules_the_planner_somewhere_and_plays_it_elsewhere():
     rng = random.Random(21)
     state = game.new_state(1, opts, game.sample_setup(1, opts, rng))
     planner = started(BibliogamoPlanner(), game)
-    s = started(BibliogamoSearch(samples=2, candidates=3, turns=1, margin=5.0), game, seed=1)
+    s = started(BibliogamoSearch(**SMALL), game, seed=1)
     differed = 0
     while state.current_player != TERMINAL:
         if state.current_player == CHANCE:
