@@ -36,6 +36,7 @@ BUILTIN: dict[str, str] = {
     "library_heuristic": "strategies.library_heuristic:LibraryHeuristicStrategy",
     "rollout_search": "strategies.rollout_search:RolloutSearch",
     "ex_libris_endgame": "strategies.ex_libris_endgame:ExLibrisEndgame",
+    "bibliogamo_search": "strategies.bibliogamo_search:BibliogamoSearch",
 }
 
 

@@ -169,13 +169,19 @@ class BibliogamoPlanner(Strategy):
         return best
 
     def _best_plan(
-        self, s: Any, hand: list[int], hires: int, unblocked: bool
+        self,
+        s: Any,
+        hand: list[int],
+        hires: int,
+        unblocked: bool,
+        firsts: dict[tuple[int, int, int] | None, float] | None = None,
     ) -> tuple[float, list[tuple[int, int, int]]]:
         """Best (value, [(card, payment, tower), ...]) for the hires left this turn.
 
         Value = change of the tower potential + ``keep_value`` per artisan that the kept
         cards could place, measured against an average unseen card (a discarded card is
-        replaced by a fresh one at the end of the turn)."""
+        replaced by a fresh one at the end of the turn). ``firsts``, when given, receives
+        the best value of the plans that start with each first hire (None: stopping)."""
         comp = s.comp
         pot = self._tower_potentials(s)
         pool = self._unseen(s) or list(comp.cards)
@@ -218,6 +224,13 @@ class BibliogamoPlanner(Strategy):
 
         best_value = kv * sum(use.values())
         best_plan: list[tuple[int, int, int]] = []
+        if firsts is not None:
+            firsts[None] = best_value
+
+        def note(first: tuple[int, int, int], v: float) -> None:
+            if firsts is not None and v > firsts.get(first, float("-inf")):
+                firsts[first] = v
+
         two = hires == 0
         for a1 in hand:
             if not playable(a1):
@@ -230,6 +243,7 @@ class BibliogamoPlanner(Strategy):
                 d1 = pot[t1][f1] - pot[t1][base_filled[t1]]
                 if single is not None:
                     v = d1 + single[1]
+                    note((a1, single[0][0], t1), v)
                     if v > best_value + 1e-9:
                         best_value, best_plan = v, [(a1, single[0][0], t1)]
                 if not two:
@@ -251,6 +265,7 @@ class BibliogamoPlanner(Strategy):
                             f2 = base_filled[t2]
                             d = d1 + pot[t2][f2 + add2] - pot[t2][f2]
                         v = d + kept
+                        note((a1, b1, t1), v)
                         if v > best_value + 1e-9:
                             best_value, best_plan = v, [(a1, b1, t1), (a2, b2, t2)]
         return best_value, best_plan
