@@ -1,13 +1,18 @@
 """Time per move of a search rung (``rollout_search``) against the heuristic below it.
 
     python benchmarks/bench_rollout_search.py configs/adas-library-search.yaml [--games 6]
+    python benchmarks/bench_rollout_search.py CONFIG --rung race --against heuristic \
+        --games 80 --paired --seed 101
 
-Plays ``--games`` games of the config's first strategy against its strategy named
-``search`` (seats alternating, one process, the config's game and options; deals from
-``--seed``) and reports, for the moves of ``search`` with more than one legal move, the
-CPU time of one call of ``choose`` (``time.process_time``: on a shared machine the wall
-clock counts the other processes' turns too) and the wall time: median, 95th percentile
-and maximum. A solitaire config (``players: 1``) plays ``search`` alone.
+Plays ``--games`` games of the config's first strategy (or ``--against``) against its
+strategy named ``search`` (or ``--rung``) (seats alternating, one process, the config's
+game and options; deals from ``--seed``; ``--paired``: games 2k and 2k + 1 share a deal,
+the seats swapped) and reports, for the moves of the rung with more than one legal move,
+the CPU time of one call of ``choose`` (``time.process_time``: on a shared machine the
+wall clock counts the other processes' turns too) and the wall time: median, 95th
+percentile and maximum; then the rung's wins, losses and draws (a screen, not a ladder
+run: the deals are not the runner's). A solitaire config (``players: 1``) plays the rung
+alone.
 """
 
 from __future__ import annotations
@@ -35,14 +40,17 @@ def main() -> None:
     parser.add_argument("config", type=Path)
     parser.add_argument("--games", type=int, default=6)
     parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--rung", default="search", help="the timed strategy's name")
+    parser.add_argument("--against", default=None, help="its opponent's name (default: first)")
+    parser.add_argument("--paired", action="store_true", help="each deal twice, seats swapped")
     args = parser.parse_args()
     config = yaml.safe_load(args.config.read_text())
     game = get_game(config["game"])
     players = config.get("players", 2)
     options = game.resolve_options(config.get("options") or {})
     specs = {s["name"]: s for s in config["strategies"]}
-    search = specs["search"]
-    other = config["strategies"][0]
+    search = specs[args.rung]
+    other = specs[args.against] if args.against else config["strategies"][0]
 
     def build(spec: dict, seat: int, seed: int):
         inst = load_strategy_class(spec["use"])(**(spec.get("params") or {}))
@@ -51,8 +59,9 @@ def main() -> None:
 
     cpu: list[float] = []
     wall: list[float] = []
+    record = [0, 0, 0]  # the rung's wins, losses, draws
     for g in range(args.games):
-        rng = random.Random(args.seed * 1000 + g)
+        rng = random.Random(args.seed * 1000 + (g // 2 if args.paired else g))
         state = game.new_state(players, options, game.sample_setup(players, options, rng))
         me = g % players
         seats = [build(search if s == me else other, s, 7 * g + s) for s in range(players)]
@@ -68,12 +77,16 @@ def main() -> None:
                 cpu.append(time.process_time() - c0)
                 wall.append(time.perf_counter() - w0)
             state.apply(move)
-    print(f"{args.config}: {args.games} games, {len(cpu)} decisions of 'search'")
+        winners = state.outcome().winners
+        record[0 if me in winners else 1 if winners else 2] += 1
+    print(f"{args.config}: {args.games} games, {len(cpu)} decisions of {args.rung!r}")
     for label, values in (("CPU", cpu), ("wall", wall)):
         print(
             f"  {label:4} s/move: median {statistics.median(values):.3f}  "
             f"95th percentile {percentile(values, 0.95):.3f}  max {max(values):.3f}"
         )
+    if players > 1:
+        print(f"  {args.rung} wins {record[0]}, losses {record[1]}, draws {record[2]}")
 
 
 if __name__ == "__main__":
