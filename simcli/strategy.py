@@ -35,6 +35,7 @@ BUILTIN: dict[str, str] = {
     "adas_heuristic": "strategies.adas_heuristic:AdasHeuristic",
     "library_heuristic": "strategies.library_heuristic:LibraryHeuristicStrategy",
     "rollout_search": "strategies.rollout_search:RolloutSearch",
+    "adas_race": "strategies.adas_race:AdasRace",
 }
 
 
