@@ -133,18 +133,14 @@ class Planner:
         depth: int,
         beam: int,
         tail: float,
-        extend: int = 0,
-        narrow: int = 1,
     ) -> float:
         """Own turns until ``row`` is sorted: each turn plays (or discards) one card of the
-        hand and then draws the next of ``draws``; a beam search of ``depth`` turns with
-        ``beam`` positions, then ``extend`` more turns with ``narrow`` positions."""
+        hand and then draws the next of ``draws``; a beam search of ``depth`` turns that
+        keeps ``beam`` positions a turn."""
         if self.score(row, master) == 0:
             return 0.0
         frontier: list[tuple[Row, Row, tuple[str, ...]]] = [(row, master, hand)]
-        depth += extend
         for turn in range(1, depth + 1):
-            width = beam if turn <= depth - extend else narrow
             drawn = draws[turn - 1] if turn - 1 < len(draws) else None
             found: dict[tuple[Row, Row, tuple[str, ...]], float] = {}
             for prow, pmaster, phand in frontier:
@@ -166,7 +162,7 @@ class Planner:
                         found.setdefault((nrow, nmaster, rest), value)
             if not found:  # no cards left: the draws of the plan ran out
                 return turn - 1 + tail * min(int(self.score(r, m)) for r, m, _ in frontier)
-            frontier = nsmallest(width, found, key=found.__getitem__)
+            frontier = nsmallest(beam, found, key=found.__getitem__)
         rest_disorder = min(int(self.score(r, m)) for r, m, _ in frontier)
         return depth + tail * rest_disorder
 
@@ -181,18 +177,16 @@ class AdasRace(Strategy):
 
     def __init__(
         self,
-        samples: int = 8,
-        candidates: int = 6,
-        depth: int = 3,
-        beam: int = 6,
+        samples: int = 16,
+        candidates: int = 10,
+        depth: int = 4,
+        beam: int = 8,
         opponent_depth: int = 3,
         opponent_beam: int = 4,
         tail: float = 1.2,
         slack: float = 0.0,
         scale: float = 1.0,
         margin: float = 0.05,
-        extend: int = 0,
-        narrow: int = 1,
         heuristic: dict[str, Any] | None = None,
     ) -> None:
         self.samples = check_int("samples", samples, 1)
@@ -205,8 +199,6 @@ class AdasRace(Strategy):
         self.slack = float(check_float("slack", slack, -10.0))
         self.scale = check_float("scale", scale, 0.01)
         self.margin = check_float("margin", margin, 0.0)
-        self.extend = check_int("extend", extend, 0)
-        self.narrow = check_int("narrow", narrow, 1)
         if heuristic is None:
             heuristic = {"follow_up": 0.9, "spite": 0.5, "spare": 0.05}
         if not isinstance(heuristic, dict):
@@ -280,8 +272,6 @@ class AdasRace(Strategy):
                     self.opponent_depth,
                     self.opponent_beam,
                     self.tail,
-                    self.extend,
-                    self.narrow,
                 )
                 memo[key] = turns
             theirs = min(theirs, turns)
@@ -294,8 +284,6 @@ class AdasRace(Strategy):
             self.depth,
             self.beam,
             self.tail,
-            self.extend,
-            self.narrow,
         )
         # every other seat moves before this seat's next turn: finishing first means
         # needing fewer turns than each of them

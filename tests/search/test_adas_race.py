@@ -20,7 +20,7 @@ from simcli.games import get_game
 from strategies.adas_race import AdasRace, Planner
 from strategies.loader import load_strategy_class
 
-SMALL = {"samples": 3, "candidates": 4, "depth": 2, "beam": 3, "extend": 2}
+SMALL = {"samples": 3, "candidates": 4, "depth": 2, "beam": 3}
 
 
 def values(strategy: AdasRace) -> list:
