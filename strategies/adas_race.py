@@ -14,10 +14,11 @@ that it leaves this seat ahead in the race. For each decision:
    order) gives the number of turns each seat still needs, or ``depth`` plus ``tail``
    per book still out of order when the plan does not finish;
 3. with ``mine`` and ``theirs`` those turn counts (``theirs``: the fewest of the other
-   seats', all of which move before this seat's next turn), the sample
-   is worth ``sigmoid((theirs + slack - mine - 0.5) / scale) + margin * (theirs - mine)``:
-   a soft "I finish first", so an Exchange or a master change that delays the opponent
-   counts as much as one that speeds this seat up. Every candidate is valued on the same
+   seats', all of which move before this seat's next turn) and
+   ``lead = weight * theirs + slack - mine``, the sample is worth
+   ``sigmoid((lead - 0.5) / scale) + margin * lead``: a soft "I finish first", so an
+   Exchange or a master change that delays the opponent counts as much as one that
+   speeds this seat up (``weight`` above 1: more). Every candidate is valued on the same
    determinisations (common random numbers);
 4. the candidate with the best total is played; ties go to the heuristic's order.
 
@@ -171,7 +172,7 @@ class AdasRace(Strategy):
     description = (
         "Ada's Library: the heuristic's best moves judged by both seats' planned race "
         "(turns to sort) on sampled determinisations; params: samples, candidates, depth, "
-        "beam, opponent_depth, opponent_beam, tail, slack, scale, margin"
+        "beam, opponent_depth, opponent_beam, tail, slack, scale, margin, weight"
     )
     games = ("adas_library",)
 
@@ -187,6 +188,7 @@ class AdasRace(Strategy):
         slack: float = 0.0,
         scale: float = 1.0,
         margin: float = 0.05,
+        weight: float = 1.0,
         heuristic: dict[str, Any] | None = None,
     ) -> None:
         self.samples = check_int("samples", samples, 1)
@@ -199,6 +201,7 @@ class AdasRace(Strategy):
         self.slack = float(check_float("slack", slack, -10.0))
         self.scale = check_float("scale", scale, 0.01)
         self.margin = check_float("margin", margin, 0.0)
+        self.weight = check_float("weight", weight, 0.0)
         if heuristic is None:
             heuristic = {"follow_up": 0.9, "spite": 0.5, "spare": 0.05}
         if not isinstance(heuristic, dict):
@@ -287,5 +290,5 @@ class AdasRace(Strategy):
         )
         # every other seat moves before this seat's next turn: finishing first means
         # needing fewer turns than each of them
-        lead = theirs + self.slack - mine
+        lead = self.weight * theirs + self.slack - mine
         return 1.0 / (1.0 + math.exp(-(lead - 0.5) / self.scale)) + self.margin * lead

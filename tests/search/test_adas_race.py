@@ -144,6 +144,7 @@ def test_params_and_registry():
         {"beam": 0},
         {"tail": -1},
         {"scale": 0},
+        {"weight": -1},
         {"heuristic": {"spite": -1}},
         {"heuristic": [1]},
     ):
