@@ -4,13 +4,17 @@ heuristic below it.
     python benchmarks/bench_rollout_search.py configs/adas-library-search.yaml [--games 6]
     python benchmarks/bench_rollout_search.py configs/ex-libris-search.yaml \
         --strategy endgame --against heuristic
+    python benchmarks/bench_rollout_search.py configs/adas-library-race.yaml \
+        --rung race --against heuristic --games 80 --paired --seed 101
 
 Plays ``--games`` games of the config's first strategy (or ``--against``) against its
-strategy named ``search`` (or ``--strategy``), seats alternating, one process, the
-config's game and options, deals from ``--seed``, and reports, for the timed strategy's
-moves with more than one legal move, the CPU time of one call of ``choose``
-(``time.process_time``: on a shared machine the wall clock counts the other processes'
-turns too) and the wall time: median, 95th percentile and maximum. A solitaire config
+strategy named ``search`` (or ``--strategy``, alias ``--rung``), seats alternating, one
+process, the config's game and options, deals from ``--seed`` (``--paired``: games 2k and
+2k + 1 share a deal, the seats swapped), and reports, for the timed strategy's moves with
+more than one legal move, the CPU time of one call of ``choose`` (``time.process_time``:
+on a shared machine the wall clock counts the other processes' turns too) and the wall
+time: median, 95th percentile and maximum; then the timed strategy's wins, losses and
+draws (a screen, not a ladder run: the deals are not the runner's). A solitaire config
 (``players: 1``) plays the timed strategy alone.
 """
 
@@ -39,8 +43,11 @@ def main() -> None:
     parser.add_argument("config", type=Path)
     parser.add_argument("--games", type=int, default=6)
     parser.add_argument("--seed", type=int, default=11)
-    parser.add_argument("--strategy", default="search", help="the timed strategy's name")
+    parser.add_argument(
+        "--strategy", "--rung", dest="strategy", default="search", help="the timed strategy"
+    )
     parser.add_argument("--against", help="its opponent's name (default: the first strategy)")
+    parser.add_argument("--paired", action="store_true", help="each deal twice, seats swapped")
     args = parser.parse_args()
     config = yaml.safe_load(args.config.read_text())
     game = get_game(config["game"])
@@ -59,8 +66,9 @@ def main() -> None:
 
     cpu: list[float] = []
     wall: list[float] = []
+    record = [0, 0, 0]  # the rung's wins, losses, draws
     for g in range(args.games):
-        rng = random.Random(args.seed * 1000 + g)
+        rng = random.Random(args.seed * 1000 + (g // 2 if args.paired else g))
         state = game.new_state(players, options, game.sample_setup(players, options, rng))
         me = g % players
         seats = [build(search if s == me else other, s, 7 * g + s) for s in range(players)]
@@ -76,12 +84,16 @@ def main() -> None:
                 cpu.append(time.process_time() - c0)
                 wall.append(time.perf_counter() - w0)
             state.apply(move)
+        winners = state.outcome().winners
+        record[0 if me in winners else 1 if winners else 2] += 1
     print(f"{args.config}: {args.games} games, {len(cpu)} decisions of {args.strategy!r}")
     for label, values in (("CPU", cpu), ("wall", wall)):
         print(
             f"  {label:4} s/move: median {statistics.median(values):.3f}  "
             f"95th percentile {percentile(values, 0.95):.3f}  max {max(values):.3f}"
         )
+    if players > 1:
+        print(f"  {args.strategy} wins {record[0]}, losses {record[1]}, draws {record[2]}")
 
 
 if __name__ == "__main__":

@@ -94,6 +94,16 @@ class AdasHeuristic(Strategy):
         self.spare = float(spare)
 
     def choose(self, view: State, legal_moves: list[Move]) -> Move:
+        scored = self.scores(view, legal_moves)
+        top = max(scored)
+        if top >= WIN:
+            return legal_moves[scored.index(top)]
+        best = [legal_moves[i] for i, score in enumerate(scored) if score >= top - 1e-9]
+        return self.rng.choice(best)
+
+    def scores(self, view: State, legal_moves: list[Move]) -> list[float]:
+        """The score of each of ``legal_moves`` (``WIN`` for the first move that sorts the
+        strategy's row, which stops the scoring: the later moves get ``-2 * WIN``)."""
         seat = self.seat
         partner = view.partner(seat)  # type: ignore[attr-defined]
         rows: Rows = tuple(tuple(row) for row in view.rows)  # type: ignore[attr-defined]
@@ -145,7 +155,9 @@ class AdasHeuristic(Strategy):
                 after = results[tuple(move)]
             v1 = value(after)
             if v1 >= WIN:
-                return move
+                scored.append((WIN, index))
+                scored += [(-2 * WIN, i) for i in range(index + 1, len(legal_moves))]
+                break
             if v1 <= -WIN:
                 scored.append((-2 * WIN, index))
                 continue
@@ -156,6 +168,4 @@ class AdasHeuristic(Strategy):
             if gains:
                 score += self.follow_up * max(gains) + self.spare * sum(gains) / len(gains)
             scored.append((score, index))
-        top = max(score for score, _ in scored)
-        best = [legal_moves[i] for score, i in scored if score >= top - 1e-9]
-        return self.rng.choice(best)
+        return [score for score, _ in scored]

@@ -1,0 +1,294 @@
+"""``adas_race``: Ada's Library as a race, judged on sampled determinisations.
+
+The game is won by the first player to sort their row, so a move is worth the chance
+that it leaves this seat ahead in the race. For each decision:
+
+1. ``adas_heuristic`` scores every legal move; a move that sorts the strategy's row is
+   played at once, and the ``candidates`` best moves by that score are kept;
+2. on each of ``samples`` determinisations of the view (``game.determinize`` with the
+   strategy's own RNG: the only way it learns a hidden card) every candidate is played
+   and every seat's race is planned with the cards it will hold and draw there (with two
+   players this seat draws every other card of the draw pile, the opponent the ones
+   between; the other rows stand still in a seat's plan): a beam
+   search of ``depth`` own turns (``beam`` positions kept per turn, ranked by books out of
+   order) gives the number of turns each seat still needs, or ``depth`` plus ``tail``
+   per book still out of order when the plan does not finish;
+3. with ``mine`` and ``theirs`` those turn counts (``theirs``: the fewest of the other
+   seats', all of which move before this seat's next turn) and
+   ``lead = weight * theirs + slack - mine``, the sample is worth
+   ``sigmoid((lead - 0.5) / scale) + margin * lead``: a soft "I finish first", so an
+   Exchange or a master change that delays the opponent counts as much as one that
+   speeds this seat up (``weight`` above 1: more). Every candidate is valued on the same
+   determinisations (common random numbers);
+4. the candidate with the best total is played; ties go to the heuristic's order.
+
+A move that sorts the opponent's row (and not this seat's) loses and is never kept while
+another move exists. The budget is counted (samples x candidates plans), never timed.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from heapq import nsmallest
+from typing import Any
+
+from simcli.game import Move, State
+from simcli.games.adas_library.rows import (
+    MASTER_N,
+    MOVE_N,
+    SWITCH_N,
+    end_targets,
+    move_targets,
+    out_of_order,
+    ranks,
+    shifted,
+)
+from simcli.strategy import Strategy
+from strategies.adas_heuristic import WIN, AdasHeuristic
+from strategies.search_common import check_float, check_int
+
+Row = tuple[int, ...]
+
+
+class Planner:
+    """Solo race plans: the fewest own turns to sort a row with known future cards.
+
+    Memoises books out of order and the rows each card can make, so the plans of one
+    decision (many candidates, many samples, both seats) share the work."""
+
+    def __init__(self) -> None:
+        self.disorder: dict[tuple[Row, Row], float] = {}
+        self.shifts: dict[tuple[str, Row], list[Row]] = {}
+        self.ranks: dict[Row, list[int]] = {}
+
+    def clear(self) -> None:
+        self.disorder.clear()
+        self.shifts.clear()
+        self.ranks.clear()
+
+    def score(self, row: Row, master: Row) -> float:
+        """Books out of order, plus a tenth per place where the ranks step down (a
+        tie-break between rows as far from sorted): 0 exactly when sorted."""
+        key = (row, master)
+        found = self.disorder.get(key)
+        if found is None:
+            rank = self.ranks.get(master)
+            if rank is None:
+                rank = self.ranks[master] = ranks(master)
+            rs = [rank[c] for c in row]
+            descents = sum(1 for a, b in zip(rs, rs[1:], strict=False) if b < a)
+            found = out_of_order(row, rank) + 0.1 * descents
+            self.disorder[key] = found
+        return found
+
+    def shifted_rows(self, card: str, items: Row) -> list[Row]:
+        """Every row (or master order) one play of a move, Move to End or master card
+        makes from ``items`` (changed ones only)."""
+        key = (card, items)
+        found = self.shifts.get(key)
+        if found is None:
+            if card == "move_end":
+                targets = end_targets(items)
+            else:
+                targets = move_targets(items, MOVE_N.get(card) or MASTER_N[card])
+            found = [tuple(shifted(items, p, q)) for p, _, q in targets]
+            self.shifts[key] = found
+        return found
+
+    def successors(self, card: str, row: Row, master: Row, other: Row) -> list[tuple[Row, Row]]:
+        """(row, master) after every play of ``card`` (``other``: the partner's row, for
+        an Exchange; the partner's row itself is not followed by the plan)."""
+        if card in MOVE_N or card == "move_end":
+            return [(r, master) for r in self.shifted_rows(card, row)]
+        if card in MASTER_N:
+            return [(row, m) for m in self.shifted_rows(card, master)]
+        out = []
+        if card in SWITCH_N:
+            n = SWITCH_N[card]
+            for i in range(len(row) - n):
+                if row[i] != row[i + n]:
+                    new = list(row)
+                    new[i], new[i + n] = new[i + n], new[i]
+                    out.append((tuple(new), master))
+        elif card == "reverse":
+            if row[0] != row[-1]:
+                new = list(row)
+                new[0], new[-1] = new[-1], new[0]
+                out.append((tuple(new), master))
+        elif card == "exchange":
+            for i in range(min(len(row), len(other))):
+                if row[i] != other[i]:
+                    new = list(row)
+                    new[i] = other[i]
+                    out.append((tuple(new), master))
+        return out
+
+    def turns(
+        self,
+        row: Row,
+        master: Row,
+        other: Row,
+        hand: tuple[str, ...],
+        draws: list[str],
+        depth: int,
+        beam: int,
+        tail: float,
+    ) -> float:
+        """Own turns until ``row`` is sorted: each turn plays (or discards) one card of the
+        hand and then draws the next of ``draws``; a beam search of ``depth`` turns that
+        keeps ``beam`` positions a turn."""
+        if self.score(row, master) == 0:
+            return 0.0
+        frontier: list[tuple[Row, Row, tuple[str, ...]]] = [(row, master, hand)]
+        for turn in range(1, depth + 1):
+            drawn = draws[turn - 1] if turn - 1 < len(draws) else None
+            found: dict[tuple[Row, Row, tuple[str, ...]], float] = {}
+            for prow, pmaster, phand in frontier:
+                previous = None
+                for i, card in enumerate(phand):
+                    if card == previous:
+                        continue
+                    previous = card
+                    rest = phand[:i] + phand[i + 1 :]
+                    if drawn is not None:
+                        rest = tuple(sorted((*rest, drawn)))
+                    key = (prow, pmaster, rest)
+                    if key not in found:  # the discard
+                        found[key] = self.score(prow, pmaster)
+                    for nrow, nmaster in self.successors(card, prow, pmaster, other):
+                        value = self.score(nrow, nmaster)
+                        if value == 0:
+                            return float(turn)
+                        found.setdefault((nrow, nmaster, rest), value)
+            if not found:  # no cards left: the draws of the plan ran out
+                return turn - 1 + tail * min(int(self.score(r, m)) for r, m, _ in frontier)
+            frontier = nsmallest(beam, found, key=found.__getitem__)
+        rest_disorder = min(int(self.score(r, m)) for r, m, _ in frontier)
+        return depth + tail * rest_disorder
+
+
+class AdasRace(Strategy):
+    description = (
+        "Ada's Library: the heuristic's best moves judged by both seats' planned race "
+        "(turns to sort) on sampled determinisations; params: samples, candidates, depth, "
+        "beam, opponent_depth, opponent_beam, tail, slack, scale, margin, weight"
+    )
+    games = ("adas_library",)
+
+    def __init__(
+        self,
+        samples: int = 16,
+        candidates: int = 10,
+        depth: int = 4,
+        beam: int = 8,
+        opponent_depth: int = 3,
+        opponent_beam: int = 4,
+        tail: float = 1.2,
+        slack: float = 0.0,
+        scale: float = 1.0,
+        margin: float = 0.05,
+        weight: float = 1.0,
+        heuristic: dict[str, Any] | None = None,
+    ) -> None:
+        self.samples = check_int("samples", samples, 1)
+        self.candidates = check_int("candidates", candidates, 1)
+        self.depth = check_int("depth", depth, 1)
+        self.beam = check_int("beam", beam, 1)
+        self.opponent_depth = check_int("opponent_depth", opponent_depth, 1)
+        self.opponent_beam = check_int("opponent_beam", opponent_beam, 1)
+        self.tail = check_float("tail", tail, 0.0)
+        self.slack = float(check_float("slack", slack, -10.0))
+        self.scale = check_float("scale", scale, 0.01)
+        self.margin = check_float("margin", margin, 0.0)
+        self.weight = check_float("weight", weight, 0.0)
+        if heuristic is None:
+            heuristic = {"follow_up": 0.9, "spite": 0.5, "spare": 0.05}
+        if not isinstance(heuristic, dict):
+            raise ValueError(f"heuristic must be a mapping of params, got {heuristic!r}")
+        self.heuristic = dict(heuristic)
+        AdasHeuristic(**self.heuristic)
+        self.planner = Planner()
+        #: the last decision's totals: candidate move (as a tuple) -> summed value
+        self.last_values: dict[Any, float] = {}
+
+    def start_game(self, game: Any, seat: int, rng: random.Random) -> None:
+        super().start_game(game, seat, rng)
+        self._heuristic = AdasHeuristic(**self.heuristic)
+        self._heuristic.start_game(game, seat, random.Random(rng.getrandbits(64)))
+
+    def choose(self, view: State, legal_moves: list[Move]) -> Move:
+        self.last_values = {}
+        scores = self._heuristic.scores(view, legal_moves)
+        top = max(scores)
+        if top >= WIN or len(legal_moves) == 1:
+            return legal_moves[scores.index(top)]
+        order = sorted(range(len(legal_moves)), key=lambda i: -scores[i])
+        chosen = [i for i in order[: self.candidates] if scores[i] > -WIN] or order[:1]
+        if len(chosen) == 1:
+            return legal_moves[chosen[0]]
+        planner = self.planner
+        if len(planner.disorder) > 200_000:
+            planner.clear()
+        seat = self.seat
+        totals = [0.0] * len(chosen)
+        for _ in range(self.samples):
+            state = self.game.determinize(view, self.rng)
+            memo: dict[Any, float] = {}
+            for c, index in enumerate(chosen):
+                after = state.clone()
+                after.apply_trusted(legal_moves[index])
+                totals[c] += self._value(after, seat, memo)
+        self.last_values = {tuple(legal_moves[i]): t for i, t in zip(chosen, totals, strict=True)}
+        best = 0
+        for c in range(1, len(chosen)):
+            if totals[c] > totals[best] + 1e-9:
+                best = c
+        return legal_moves[chosen[best]]
+
+    def _value(self, after: Any, seat: int, memo: dict[Any, float]) -> float:
+        """One sample's value of a position after this seat's move (and draw)."""
+        if after.winner is not None:
+            return 1.0 + self.margin * 10 if after.winner == seat else -self.margin * 10
+        planner = self.planner
+        players = after.players
+        master = tuple(after.master)
+        rows = [tuple(row) for row in after.rows]
+        draws = after.draw  # the seats after this one draw first, in turn order
+        theirs = math.inf
+        for k in range(1, players):
+            s = (seat + k) % players
+            hand = tuple(sorted(after.hands[s]))
+            their_draws = draws[k - 1 :: players]
+            partner_row = rows[after.partners[s]]
+            key: tuple[Any, ...] = (s, rows[s], master, hand)
+            if "exchange" in hand or "exchange" in their_draws[: self.opponent_depth]:
+                key += (partner_row,)
+            turns = memo.get(key)
+            if turns is None:
+                turns = planner.turns(
+                    rows[s],
+                    master,
+                    partner_row,
+                    hand,
+                    their_draws,
+                    self.opponent_depth,
+                    self.opponent_beam,
+                    self.tail,
+                )
+                memo[key] = turns
+            theirs = min(theirs, turns)
+        mine = planner.turns(
+            rows[seat],
+            master,
+            rows[after.partners[seat]],
+            tuple(sorted(after.hands[seat])),
+            draws[players - 1 :: players],
+            self.depth,
+            self.beam,
+            self.tail,
+        )
+        # every other seat moves before this seat's next turn: finishing first means
+        # needing fewer turns than each of them
+        lead = self.weight * theirs + self.slack - mine
+        return 1.0 / (1.0 + math.exp(-(lead - 0.5) / self.scale)) + self.margin * lead

@@ -1,0 +1,152 @@
+"""Tests of ``adas_race`` (strategies/adas_race.py): Ada's Library's heuristic moves judged
+by planned races on determinisations. It sees hidden cards only through
+``game.determinize``, draws only from its own RNG, plays the same moves for the same
+seed, takes an immediate win, and its race planner counts turns right."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from test_ismcts import (
+    GLOBAL_RANDOM,
+    adas_positions_with_a_win,
+    picks_for_two_true_states,
+    started,
+)
+
+from simcli.game import CHANCE, TERMINAL
+from simcli.games import get_game
+from strategies.adas_race import AdasRace, Planner
+from strategies.loader import load_strategy_class
+
+SMALL = {"samples": 3, "candidates": 4, "depth": 2, "beam": 3}
+
+
+def values(strategy: AdasRace) -> list:
+    return sorted((k, round(v, 9)) for k, v in strategy.last_values.items())
+
+
+def two_player_state(seed: int, decisions: int):
+    """A 2-player state ``decisions`` random decisions in, whose seat to move has a choice
+    the heuristic does not settle alone (at least 3 moves)."""
+    game = get_game("adas_library")
+    opts = game.resolve_options({})
+    rng = random.Random(seed)
+    state = game.new_state(2, opts, game.sample_setup(2, opts, rng))
+    done = 0
+    while done < decisions or len(state.legal_moves()) < 3:
+        if state.current_player == CHANCE:
+            state.apply(state.sample_chance(rng))
+            continue
+        state.apply(rng.choice(state.legal_moves()))
+        done += 1
+        assert not state.is_terminal()
+    return game, state
+
+
+def test_same_seed_same_choice_and_values():
+    game, state = two_player_state(seed=8, decisions=2)
+    seat = state.current_player
+    runs = []
+    for seed in (5, 5, 6):
+        s = started(AdasRace(**SMALL), game, seat, seed=seed)
+        runs.append((s.choose(state.view(seat), state.legal_moves()), values(s)))
+    assert runs[0] == runs[1]
+    assert runs[0][1]  # candidates were valued on samples
+    assert runs[0][1] != runs[2][1]  # another seed, other determinisations
+
+
+def test_other_true_hidden_cards_same_choice():
+    """Another true state with the same view (the opponent's hand and the draw pile
+    re-dealt) gives exactly the same decision and candidate values."""
+    game, state = two_player_state(seed=4, decisions=3)
+    picks = picks_for_two_true_states(game, state, lambda: AdasRace(**SMALL), values)
+    assert picks[0] == picks[1]
+    assert picks[0][1]
+
+
+def test_four_players_same_view_same_choice():
+    game = get_game("adas_library")
+    opts = game.resolve_options({})
+    rng = random.Random(3)
+    state = game.new_state(4, opts, game.sample_setup(4, opts, rng))
+    for _ in range(5):
+        state.apply(rng.choice(state.legal_moves()))
+    picks = picks_for_two_true_states(game, state, lambda: AdasRace(**SMALL), values)
+    assert picks[0] == picks[1]
+
+
+def test_never_touches_the_chance_rng_or_the_global_random(monkeypatch):
+    """A whole game against the heuristic: no decision changes the driver's chance RNG
+    or the true state, and the global generator is never called."""
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the global random generator was used")
+
+    game = get_game("adas_library")
+    opts = game.resolve_options({})
+    chance = random.Random(21)
+    state = game.new_state(2, opts, game.sample_setup(2, opts, chance))
+    for name in GLOBAL_RANDOM:
+        monkeypatch.setattr(random, name, refuse)
+    players = [
+        started(AdasRace(**SMALL), game, 0, seed=3),
+        started(load_strategy_class("adas_heuristic")(), game, 1, seed=4),
+    ]
+    searched = 0
+    while state.current_player != TERMINAL:
+        seat = state.current_player
+        if seat == CHANCE:
+            state.apply(state.sample_chance(chance))
+            continue
+        before, snapshot = chance.getstate(), state.snapshot()
+        move = players[seat].choose(state.view(seat), state.legal_moves())
+        assert chance.getstate() == before
+        assert state.snapshot() == snapshot
+        searched += seat == 0 and bool(players[0].last_values)
+        state.apply(move)
+    assert searched > 0
+
+
+def test_takes_an_immediate_win():
+    for game, state, wins in adas_positions_with_a_win(4):
+        seat = state.current_player
+        s = started(AdasRace(**SMALL), game, seat, seed=5)
+        assert s.choose(state.view(seat), state.legal_moves()) in wins
+
+
+def test_planner_counts_own_turns():
+    """Colours 0..2 in master order 0, 1, 2. The row (1, 0, 0, 2) is sorted by moving
+    book 0 to the end of the 0s: a Move 2 to the right (one turn), or after a useless
+    first turn if the Move 2 is only drawn then (two turns). A row no card can sort
+    within the plan is valued at the depth plus ``tail`` per book out of order."""
+    planner = Planner()
+    master = (0, 1, 2)
+    row = (1, 0, 0, 2)
+    assert planner.turns(row, master, row, ("move2", "reverse"), [], 3, 4, 1.0) == 1
+    assert planner.turns(row, master, row, ("reverse",), ["move2", "move2"], 3, 4, 1.0) == 2
+    assert planner.turns((0, 1, 2), master, row, ("reverse",), [], 3, 4, 1.0) == 0
+    stuck = planner.turns(row, master, row, ("switch3",), ["switch3"] * 3, 3, 4, 2.5)
+    assert stuck == 3 + 2.5 * 1
+    # the cards run out (the draw pile of the plan is empty): the rest is estimated
+    assert planner.turns(row, master, row, ("switch3",), [], 3, 4, 1.0) == 1 + 1.0 * 1
+    # a master change sorts a row too
+    assert planner.turns((1, 0), master, row, ("master1",), [], 2, 4, 1.0) == 1
+
+
+def test_params_and_registry():
+    assert load_strategy_class("adas_race") is AdasRace
+    for bad in (
+        {"samples": 0},
+        {"candidates": 0},
+        {"depth": 0},
+        {"beam": 0},
+        {"tail": -1},
+        {"scale": 0},
+        {"weight": -1},
+        {"heuristic": {"spite": -1}},
+        {"heuristic": [1]},
+    ):
+        with pytest.raises(ValueError):
+            AdasRace(**bad)
