@@ -8,8 +8,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from global_random import refuse_global_random
 from test_ismcts import (
-    GLOBAL_RANDOM,
     adas_positions_with_a_win,
     picks_for_two_true_states,
     started,
@@ -81,15 +81,11 @@ def test_never_touches_the_chance_rng_or_the_global_random(monkeypatch):
     """A whole game against the heuristic: no decision changes the driver's chance RNG
     or the true state, and the global generator is never called."""
 
-    def refuse(*args, **kwargs):
-        raise AssertionError("the global random generator was used")
-
     game = get_game("adas_library")
     opts = game.resolve_options({})
     chance = random.Random(21)
     state = game.new_state(2, opts, game.sample_setup(2, opts, chance))
-    for name in GLOBAL_RANDOM:
-        monkeypatch.setattr(random, name, refuse)
+    refuse_global_random(monkeypatch)
     players = [
         started(AdasRace(**SMALL), game, 0, seed=3),
         started(load_strategy_class("adas_heuristic")(), game, 1, seed=4),

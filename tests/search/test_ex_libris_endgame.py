@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import random
 
-from test_ismcts import GLOBAL_RANDOM, picks_for_two_true_states, started
+from global_random import refuse_global_random
+from test_ismcts import picks_for_two_true_states, started
 
 from simcli.game import CHANCE, TERMINAL
 from simcli.games import get_game
@@ -135,11 +136,7 @@ def test_never_touches_the_chance_rng_or_the_global_random(monkeypatch):
     it was, and the global generator is never called."""
     game, state, chance = heuristic_game(5, lambda s: s.final_round)
 
-    def refuse(*args, **kwargs):
-        raise AssertionError("the global random generator was used")
-
-    for name in GLOBAL_RANDOM:
-        monkeypatch.setattr(random, name, refuse)
+    refuse_global_random(monkeypatch)
     players = [started(search(samples=1), game, s, seed=3 + s) for s in range(2)]
     searched = 0
     while not state.is_terminal():

@@ -7,6 +7,7 @@ import random
 from typing import Any
 
 import pytest
+from global_random import refuse_global_random
 
 from simcli.game import CHANCE, TERMINAL, Game, IllegalMoveError, Outcome, State
 from simcli.games import GAMES, get_game
@@ -244,25 +245,16 @@ def test_determinism_and_params():
         ISMCTSStrategy(iterations=0)
 
 
-GLOBAL_RANDOM = ("random", "randrange", "randint", "choice", "choices", "shuffle", "sample",
-                 "uniform", "getrandbits", "gauss", "seed")  # fmt: skip
-
-
 def play_bibliogamo_refusing_global_random(monkeypatch, player, decisions: int, seen=None):
     """Play ``decisions`` decisions of a Bibliogamo game (chance turns and a hidden deck)
     with ``player`` while the global generator refuses every call, checking that no
     decision changes the driver's chance RNG; ``seen(player)`` after each decision.
     Returns the number of chance events."""
-
-    def refuse(*args, **kwargs):
-        raise AssertionError("the global random generator was used")
-
     game = get_game("bibliogamo")
     opts = game.resolve_options({})
     chance = random.Random(4)
     state = game.new_state(1, opts, game.sample_setup(1, opts, chance))
-    for name in GLOBAL_RANDOM:
-        monkeypatch.setattr(random, name, refuse)
+    refuse_global_random(monkeypatch)
     started(player, game, 0, seed=3)
     chance_events = done = 0
     while not state.is_terminal() and done < decisions:

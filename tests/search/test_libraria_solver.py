@@ -7,6 +7,7 @@ import math
 import random
 
 import pytest
+from global_random import refuse_global_random
 
 from simcli.games import get_game
 from simcli.games.libraria import EMPTY, SPOTS, TILE_CORNERS, score_board, seat_for_ply
@@ -264,11 +265,7 @@ def test_registered_and_params():
 
 
 def test_solver_never_uses_the_global_random(monkeypatch):
-    def refuse(*args, **kwargs):
-        raise AssertionError("the global random generator was used")
-
-    for name in ("random", "randrange", "randint", "choice", "shuffle", "sample", "getrandbits"):
-        monkeypatch.setattr(random, name, refuse)
+    refuse_global_random(monkeypatch)
     opts = GAME.resolve_options({})
     state = GAME.new_state(2, opts, {"tiles": [3, 2, 1, 0, -1] * 5})
     players = [LibrariaSolver(exact_from=10), LibrariaSolver(exact_from=10)]

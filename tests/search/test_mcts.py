@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from global_random import refuse_global_random
 
 from simcli.game import CHANCE, TERMINAL
 from simcli.games import GAMES, get_game
@@ -224,17 +225,10 @@ def test_no_reuse_after_an_unexpected_reply_or_when_off():
 
 # -- RNG hygiene --------------------------------------------------------------------------------
 
-GLOBAL_RANDOM = ("random", "randrange", "randint", "choice", "choices", "shuffle", "sample",
-                 "uniform", "getrandbits", "gauss", "seed")  # fmt: skip
-
 
 @pytest.fixture
 def no_global_random(monkeypatch):
-    def refuse(*args, **kwargs):
-        raise AssertionError("the global random generator was used")
-
-    for name in GLOBAL_RANDOM:
-        monkeypatch.setattr(random, name, refuse)
+    refuse_global_random(monkeypatch)
 
 
 def test_never_touches_the_chance_rng_or_the_global_random(no_global_random):
