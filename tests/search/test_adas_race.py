@@ -11,6 +11,7 @@ import pytest
 from global_random import refuse_global_random
 from test_ismcts import (
     adas_positions_with_a_win,
+    advanced_state,
     picks_for_two_true_states,
     started,
 )
@@ -30,19 +31,7 @@ def values(strategy: AdasRace) -> list:
 def two_player_state(seed: int, decisions: int):
     """A 2-player state ``decisions`` random decisions in, whose seat to move has a choice
     the heuristic does not settle alone (at least 3 moves)."""
-    game = get_game("adas_library")
-    opts = game.resolve_options({})
-    rng = random.Random(seed)
-    state = game.new_state(2, opts, game.sample_setup(2, opts, rng))
-    done = 0
-    while done < decisions or len(state.legal_moves()) < 3:
-        if state.current_player == CHANCE:
-            state.apply(state.sample_chance(rng))
-            continue
-        state.apply(rng.choice(state.legal_moves()))
-        done += 1
-        assert not state.is_terminal()
-    return game, state
+    return advanced_state("adas_library", seed, decisions, players=2, min_moves=3)
 
 
 def test_same_seed_same_choice_and_values():

@@ -163,15 +163,21 @@ def test_toy_mcts_on_hidden_information_uses_the_same_search():
 HIDDEN = [g for g in sorted(GAMES) if not get_game(g).perfect_information]
 
 
-def advanced_state(game_id: str, seed: int, decisions: int):
-    """A state a few random decisions into a game (chance from the driver's RNG)."""
+def advanced_state(
+    game_id: str, seed: int, decisions: int, players: int | None = None, min_moves: int = 1
+):
+    """A state ``decisions`` random decisions into a game (chance from the driver's RNG;
+    ``players`` defaults to the most the game allows), carried on until a seat is to move
+    with at least ``min_moves`` legal moves."""
     game = get_game(game_id)
-    players = max(game.player_counts)
+    players = players or max(game.player_counts)
     opts = game.resolve_options({})
     rng = random.Random(seed)
     state = game.new_state(players, opts, game.sample_setup(players, opts, rng))
     done = 0
-    while done < decisions or state.current_player == CHANCE:
+    while (
+        done < decisions or state.current_player == CHANCE or len(state.legal_moves()) < min_moves
+    ):
         if state.current_player == CHANCE:
             state.apply(state.sample_chance(rng))
             continue
