@@ -46,7 +46,7 @@ from simcli.games.adas_library.rows import (
 )
 from simcli.strategy import Strategy
 from strategies.adas_heuristic import WIN, AdasHeuristic
-from strategies.search_common import check_float, check_int
+from strategies.search_common import check_float, check_int, first_best
 
 Row = tuple[int, ...]
 
@@ -240,11 +240,7 @@ class AdasRace(Strategy):
                 after.apply_trusted(legal_moves[index])
                 totals[c] += self._value(after, seat, memo)
         self.last_values = {tuple(legal_moves[i]): t for i, t in zip(chosen, totals, strict=True)}
-        best = 0
-        for c in range(1, len(chosen)):
-            if totals[c] > totals[best] + 1e-9:
-                best = c
-        return legal_moves[chosen[best]]
+        return legal_moves[chosen[first_best(totals, 1e-9)]]
 
     def _value(self, after: Any, seat: int, memo: dict[Any, float]) -> float:
         """One sample's value of a position after this seat's move (and draw)."""

@@ -36,7 +36,7 @@ from typing import Any
 from simcli.game import CHANCE, TERMINAL, Move, State
 from simcli.strategy import Strategy
 from strategies.bibliogamo_planner import BibliogamoPlanner
-from strategies.search_common import check_float, check_int
+from strategies.search_common import check_float, check_int, first_best
 
 #: Decisions the search may take over from the planner.
 SEARCHABLE = ("hire", "unblock", "price")
@@ -126,11 +126,7 @@ class BibliogamoSearch(Strategy):
                 totals[c] += self._continue(after, random.Random(seed), stop)
         totals[0] += self.keep * self.samples
         self.last_values = dict(zip(chosen, totals, strict=True))
-        best = 0
-        for c in range(1, len(chosen)):
-            if totals[c] > totals[best] + 1e-9:
-                best = c
-        return chosen[best]
+        return chosen[first_best(totals, 1e-9)]
 
     def _continue(self, state: Any, chance: random.Random, stop: int | None) -> float:
         """Play the planner on ``state`` until the game ends or turn ``stop`` is over."""

@@ -44,7 +44,7 @@ from typing import Any
 
 from simcli.game import CHANCE, TERMINAL, Move, State
 from simcli.strategy import Strategy, load_strategy_class
-from strategies.search_common import check_float, check_int, margins, move_key
+from strategies.search_common import check_float, check_int, first_best, margins, move_key
 
 REWARDS = ("auto", "win", "score", "mixed")
 
@@ -144,11 +144,7 @@ class RolloutSearch(Strategy):
                 totals[c] += self._rollout(after, seed, mode)
         totals[0] += self.keep * self.samples
         self.last_values = {move_key(m): t for m, t in zip(chosen, totals, strict=True)}
-        best = 0
-        for c in range(1, len(chosen)):
-            if totals[c] > totals[best]:
-                best = c
-        return chosen[best]
+        return chosen[first_best(totals)]
 
     def preselect(self, view: State, legal_moves: list[Move], base_move: Move) -> list[Move] | None:
         """Moves to consider besides the base policy's, best first, without playing each

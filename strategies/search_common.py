@@ -36,6 +36,17 @@ def move_key(move: Move) -> Any:
     return move
 
 
+def first_best(totals: list[float], tolerance: float = 0.0) -> int:
+    """The index of the best of ``totals``: a later total must beat the best so far by
+    more than ``tolerance`` to take its place, so ties go to the earlier candidate (the
+    base policy's move comes first)."""
+    best = 0
+    for c in range(1, len(totals)):
+        if totals[c] > totals[best] + tolerance:
+            best = c
+    return best
+
+
 def check_int(name: str, value: Any, minimum: int, allow_none: bool = False) -> int | None:
     if value is None and allow_none:
         return None

@@ -20,6 +20,7 @@ from test_ismcts import (
 from simcli.game import TERMINAL
 from strategies.loader import load_strategy_class
 from strategies.rollout_search import RolloutSearch
+from strategies.search_common import first_best
 
 HEURISTIC = {
     "adas_library": "adas_heuristic",
@@ -158,3 +159,11 @@ def test_terminal_of_a_cut_rollout_is_valued_on_the_evaluation_scale():
     assert cut._reward(after, "score") == 200.0
     assert full._reward(after, "score") == 1.0
     assert cut._reward(after, "win") == full._reward(after, "win") == 1.0
+
+
+def test_first_best_ties_go_to_the_earlier_candidate():
+    assert first_best([1.0, 3.0, 2.0]) == 1
+    assert first_best([2.0, 2.0, 1.0]) == 0  # a tie keeps the base policy's move
+    assert first_best([2.0, 2.0 + 1e-12], 1e-9) == 0  # within the tolerance: still a tie
+    assert first_best([2.0, 2.0 + 1e-12]) == 1
+    assert first_best([5.0]) == 0
