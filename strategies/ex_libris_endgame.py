@@ -92,15 +92,16 @@ class ExLibrisEndgame(RolloutSearch):
         the search values every one of them once)."""
         st: Any = view
         head = st.tasks[-1].name if st.tasks else ""
+        if head not in ("place", "shelve"):
+            return None
         base = self._base
         base._others_key = None
         seat = self.seat
+        # the heuristic's value of shelving each card of the hand at each position
+        shelves = {(card, pos): v for v, card, pos in base.best_shelves(st, seat, st.hands[seat])}
         ranked: list[tuple[float, int, Any]] = []
         if head == "place":
             draw = base.draw_value * (0.15 if st.final_round else 1.0)
-            shelves = {
-                (card, pos): v for v, card, pos in base.best_shelves(st, seat, st.hands[seat])
-            }
             for index, move in enumerate(legal_moves):
                 kind = move[0].lstrip("s")
                 if kind == "home" and move[1] == "draw":
@@ -114,18 +115,13 @@ class ExLibrisEndgame(RolloutSearch):
                 else:
                     value, group = 0.0, (kind,)
                 ranked.append((value, index, group))
-        elif head == "shelve":
-            values = {
-                (card, pos): v for v, card, pos in base.best_shelves(st, seat, st.hands[seat])
-            }
+        else:
             for index, move in enumerate(legal_moves):
                 if move == "pass":
                     ranked.append((0.0, index, ("pass",)))
                 else:
-                    value = values.get((st.card_of(move[1]), (move[2], move[3])), -99.0)
+                    value = shelves.get((st.card_of(move[1]), (move[2], move[3])), -99.0)
                     ranked.append((value, index, ("card", move[1])))
-        else:
-            return None
         ranked.sort(key=lambda r: (-r[0], r[1]))
         seen: set = set()
         out = []

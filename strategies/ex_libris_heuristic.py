@@ -12,12 +12,27 @@ flips before the inspection are chosen greedily.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, TypeVar
+
 from simcli.game import Move, State
 from simcli.games.ex_libris import inspection
 from simcli.games.ex_libris.state import UNKNOWN, ExLibrisState
 from simcli.strategy import Strategy
 
 Pos = tuple[int, int]
+T = TypeVar("T")
+
+
+def bounded_memo(cache: dict[Any, T], key: Any, limit: int, compute: Callable[[], T]) -> T:
+    """``cache[key]``, computed by ``compute()`` the first time; the cache is emptied
+    when it holds more than ``limit`` values (a continuation meets many shelves once)."""
+    found = cache.get(key)
+    if found is None:
+        if len(cache) > limit:
+            cache.clear()
+        found = cache[key] = compute()
+    return found
 
 
 class ExLibrisHeuristic(Strategy):
@@ -91,13 +106,9 @@ class ExLibrisHeuristic(Strategy):
         """Total misfit of a shelf, plus a penalty for cells outside the target grid."""
         if not cells:
             return 0.0
-        key = tuple(cells.items())
-        total = self._misfits.get(key)
-        if total is None:
-            if len(self._misfits) > 65536:
-                self._misfits.clear()
-            total = self._misfits[key] = self._misfit(st, cells)
-        return total
+        return bounded_memo(
+            self._misfits, tuple(cells.items()), 65536, lambda: self._misfit(st, cells)
+        )
 
     def _misfit(self, st: ExLibrisState, cells: dict[Pos, int]) -> float:
         r0, c0 = self.offset(st, cells)
@@ -149,12 +160,7 @@ class ExLibrisHeuristic(Strategy):
             st.focus[seat],
             st.prominent_ties,
         )
-        value = self._scores.get(key)
-        if value is None:
-            if len(self._scores) > 65536:
-                self._scores.clear()
-            value = self._scores[key] = self._score(st, seat, cells)
-        return value
+        return bounded_memo(self._scores, key, 65536, lambda: self._score(st, seat, cells))
 
     def _score(self, st: ExLibrisState, seat: int, cells: dict[Pos, int]) -> float:
         card_books = st.comps.books
@@ -232,12 +238,13 @@ class ExLibrisHeuristic(Strategy):
         (ideal rank, highest card before it in reading order, lowest card after it),
         -inf / +inf when there is none. Kept per shelf (the same shelf is asked about for
         every card in hand and in the card areas)."""
-        key = tuple(cells.items())
-        fits = self._fits.get(key)
-        if fits is not None:
-            return fits
-        if len(self._fits) > 4096:
-            self._fits.clear()
+        return bounded_memo(
+            self._fits, tuple(cells.items()), 4096, lambda: self._free_cells(st, cells)
+        )
+
+    def _free_cells(
+        self, st: ExLibrisState, cells: dict[Pos, int]
+    ) -> list[tuple[float, float, float]]:
         r0, c0 = self.offset(st, cells)
         width = self.width
         target = {(r + r0, c + c0): v for (r, c), v in cells.items()}
@@ -256,7 +263,6 @@ class ExLibrisHeuristic(Strategy):
                     min(after) if after else float("inf"),
                 )
             )
-        self._fits[key] = fits
         return fits
 
     # ------------------------------------------------------------------ decisions
