@@ -14,6 +14,7 @@ from simcli.game import CHANCE, TERMINAL
 from simcli.games import get_game
 from strategies.ex_libris_endgame import ExLibrisEndgame
 from strategies.ex_libris_heuristic import ExLibrisHeuristic
+from strategies.search_common import move_key
 
 OPTIONS = {"mode": "beginner", "final_round_trigger": "auto", "max_rounds": 20}
 PARAMS = {"width": 5, "misfit": 0.6, "draw_value": 1.6}
@@ -83,7 +84,7 @@ def test_placement_candidates_are_the_heuristic_move_and_other_kinds():
     heuristic = started(ExLibrisHeuristic(**PARAMS), game, seat)
     base = heuristic.choose(state.view(seat), moves)
     assert len(keys) == min(4, len(moves))
-    assert keys[0] == tuple(base) if isinstance(base, list) else base
+    assert keys[0] == move_key(base)
     kinds = [(k[0].lstrip("s"), k[1]) if k[0].lstrip("s") == "loc" else k[:2] for k in keys]
     assert len(set(kinds)) == len(kinds)  # at most one home shelving, one per location
 
