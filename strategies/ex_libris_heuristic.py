@@ -51,6 +51,9 @@ class ExLibrisHeuristic(Strategy):
         self._fits: dict[tuple, list[tuple[float, float, float]]] = {}
         self._misfits: dict[tuple, float] = {}
         self._scores: dict[tuple, float] = {}
+        self._location_inputs: tuple | None = None
+        self._stability: dict[tuple, int] = {}
+        self._card_shelves: dict[tuple, list[tuple[float, int, Pos]]] = {}
 
     # ------------------------------------------------------------------ entry
 
@@ -89,7 +92,9 @@ class ExLibrisHeuristic(Strategy):
         width = self.width
         # rank(card) and ideal(r, c) = r * width + c + 0.5 once per cell; a shift of the
         # grid adds r0 * width + c0 to every ideal (exact: whole numbers plus one half)
-        pairs = [(self.rank(st, card), r * width + c + 0.5) for (r, c), card in cells.items()]
+        self.rank(st, 0)  # builds the table of this game's ranks
+        rank = self._ranks[len(st.comps.books)]
+        pairs = [(rank[card], r * width + c + 0.5) for (r, c), card in cells.items()]
         best, best_cost = (0, 0), float("inf")
         for r0 in range(0, max(1, 3 - h + 1)):
             for c0 in range(0, max(1, width - w + 1)):
@@ -112,11 +117,14 @@ class ExLibrisHeuristic(Strategy):
 
     def _misfit(self, st: ExLibrisState, cells: dict[Pos, int]) -> float:
         r0, c0 = self.offset(st, cells)
+        self.rank(st, 0)  # builds the table of this game's ranks
+        rank = self._ranks[len(st.comps.books)]
+        width = self.width
         total = 0.0
         for (r, c), card in cells.items():
             tr, tc = r + r0, c + c0
-            total += abs(self.rank(st, card) - self.ideal(tr, tc))
-            if tc >= self.width or tr > 2:
+            total += abs(rank[card] - (tr * width + tc + 0.5))
+            if tc >= width or tr > 2:
                 total += 3.0
         return total
 
@@ -178,7 +186,10 @@ class ExLibrisHeuristic(Strategy):
         )
         variety = 3 * min(n for c, n in enumerate(counts) if c != st.banned)
         focus = 2 * counts[st.focus[seat]] if st.focus[seat] != UNKNOWN else 0
-        return float(inspection.stability(cells) + awards[0] - counts[st.banned] + variety + focus)
+        # stability reads the shape only: one shape serves every card tried at a position
+        shape = tuple(cells)
+        stable = bounded_memo(self._stability, shape, 4096, lambda: inspection.stability(shape))
+        return float(stable + awards[0] - counts[st.banned] + variety + focus)
 
     def value_now(self, st: ExLibrisState, seat: int) -> float:
         cells = st.shelves[seat]
@@ -206,14 +217,33 @@ class ExLibrisHeuristic(Strategy):
     ) -> list[tuple[float, int, Pos]]:
         from simcli.games.ex_libris.shelf import open_positions
 
-        positions = open_positions(st.shelves[seat])
-        before = self.value_now(st, seat)
+        cells = st.shelves[seat]
+        positions = open_positions(cells)
+        before = self.value_now(st, seat)  # also sets ``self._others`` for this decision
+        # a card's values depend on the shelf and on what the inspection score reads
+        # (the key of ``score``), not on the rest of the hand: kept per shelf and card,
+        # since hands of 20 and more cards change by a draw far more often than the shelf
+        shelf = (
+            tuple(cells.items()),
+            frozenset(st.down[seat]),
+            tuple(self._others),
+            st.prominent,
+            st.banned,
+            st.focus[seat],
+            st.prominent_ties,
+            st.final_round,
+        )
         options = []
         for card in sorted(set(cards)):
             if card == UNKNOWN:
                 continue
-            for pos in positions:
-                options.append((self.shelve_value(st, seat, card, pos, before), card, pos))
+
+            def values(card: int = card) -> list[tuple[float, int, Pos]]:
+                return [
+                    (self.shelve_value(st, seat, card, pos, before), card, pos) for pos in positions
+                ]
+
+            options += bounded_memo(self._card_shelves, (shelf, card), 16384, values)
         options.sort(key=lambda o: (-o[0], o[1], o[2]))
         return options
 
@@ -301,17 +331,28 @@ class ExLibrisHeuristic(Strategy):
         shelves: dict[tuple[int, Pos], float],
         draw: float,
     ) -> float:
+        # what every location of one decision shares, worked out once (``shelves`` is
+        # built afresh for each decision, so the dict itself marks the decision; it is
+        # kept referenced, so its id cannot be reused meanwhile)
+        kept = self._location_inputs
+        if kept is None or kept[0] is not shelves or kept[1] is not st or kept[2] != seat:
+            per_card: dict[int, float] = {}
+            for (card, _pos), v in shelves.items():
+                per_card[card] = max(per_card.get(card, -99.0), v)
+            kept = self._location_inputs = (
+                shelves,
+                st,
+                seat,
+                sorted(self.card_value(st, seat, c) for c in st.hands[seat]),
+                sorted(per_card.values(), reverse=True),
+            )
+        hand_values, best_shelves = kept[3], kept[4]
         tile = st.comps.location_index(number)
         loc = st.comps.locations[tile]
         area = sorted((self.card_value(st, seat, c) for c in st.area[tile]), reverse=True)
         if loc.delayed:
             # others there before us pick first
             area = area[len(st.occupants[tile]) :]
-        hand_values = sorted(self.card_value(st, seat, c) for c in st.hands[seat])
-        per_card: dict[int, float] = {}
-        for (card, _pos), v in shelves.items():
-            per_card[card] = max(per_card.get(card, -99.0), v)
-        best_shelves = sorted(per_card.values(), reverse=True)
         value = 0.0
         shelved = 0
         for step in loc.effect:
