@@ -99,10 +99,67 @@ class ExLibrisHeuristic(Strategy):
         for r0 in range(0, max(1, 3 - h + 1)):
             for c0 in range(0, max(1, width - w + 1)):
                 shift = r0 * width + c0
-                cost = sum([abs(rank - (ideal + shift)) for rank, ideal in pairs])
+                cost = 0.0
+                for rank, ideal in pairs:
+                    cost += abs(rank - (ideal + shift))
                 if cost < best_cost:
                     best, best_cost = (r0, c0), cost
         return best
+
+    def misfit_adding(
+        self, st: ExLibrisState, cells: dict[Pos, int]
+    ) -> Callable[[int, Pos], float]:
+        """``f(card, pos)``: :meth:`misfit` of ``cells`` with ``card`` added at the open
+        position ``pos`` (the shelf moved to non-negative positions), the same number.
+        The cells already there contribute the same sums to every such shelf, for a given
+        shift of theirs in the target grid, so those sums are worked out once per shift
+        and the new card's terms are added last, in the order :meth:`offset` and
+        :meth:`_misfit` add them."""
+        self.rank(st, 0)  # builds the table of this game's ranks
+        rank = self._ranks[len(st.comps.books)]
+        width = self.width
+        cards = [(rank[card], r, c) for (r, c), card in cells.items()]
+        height = max((r for _, r, _ in cards), default=-1) + 1
+        span = max((c for _, _, c in cards), default=-1) + 1
+        sums: dict[tuple[int, int], tuple[float, float]] = {}
+
+        def base(dr: int, dc: int) -> tuple[float, float]:
+            """The old cells shifted by (dr, dc): their cost in :meth:`offset` and their
+            total in :meth:`_misfit`."""
+            found = sums.get((dr, dc))
+            if found is None:
+                shift = dr * width + dc
+                cost = total = 0.0
+                for value, r, c in cards:
+                    term = abs(value - (r * width + c + 0.5 + shift))
+                    cost += term
+                    total += term
+                    if c + dc >= width or r + dr > 2:
+                        total += 3.0
+                found = sums[(dr, dc)] = (cost, total)
+            return found
+
+        def misfit(card: int, pos: Pos) -> float:
+            dr, dc = max(0, -pos[0]), max(0, -pos[1])
+            nr, nc = pos[0] + dr, pos[1] + dc
+            h = max(height + dr, nr + 1)
+            w = max(span + dc, nc + 1)
+            value = rank[card]
+            ideal = nr * width + nc + 0.5
+            best, best_cost = (0, 0), float("inf")
+            for r0 in range(0, max(1, 3 - h + 1)):
+                for c0 in range(0, max(1, width - w + 1)):
+                    cost = base(dr + r0, dc + c0)[0] + abs(value - (ideal + (r0 * width + c0)))
+                    if cost < best_cost:
+                        best, best_cost = (r0, c0), cost
+            r0, c0 = best
+            total = base(dr + r0, dc + c0)[1]
+            total += abs(value - ((nr + r0) * width + (nc + c0) + 0.5))
+            if nc + c0 >= width or nr + r0 > 2:
+                total += 3.0
+            return total
+
+        return misfit
 
     def ideal(self, tr: int, tc: int) -> float:
         return tr * self.width + tc + 0.5
@@ -196,9 +253,16 @@ class ExLibrisHeuristic(Strategy):
         return self.score(st, seat, cells) - self.misfit_weight * self.misfit(st, cells)
 
     def shelve_value(
-        self, st: ExLibrisState, seat: int, card: int, pos: Pos, before: float | None = None
+        self,
+        st: ExLibrisState,
+        seat: int,
+        card: int,
+        pos: Pos,
+        before: float | None = None,
+        misfit_adding: Callable[[int, Pos], float] | None = None,
     ) -> float:
-        """Change of (inspection score - misfit penalty) when ``card`` goes to ``pos``."""
+        """Change of (inspection score - misfit penalty) when ``card`` goes to ``pos``
+        (``misfit_adding``: :meth:`misfit_adding` of the seat's shelf, when at hand)."""
         cells = st.shelves[seat]
         if before is None:
             before = self.value_now(st, seat)
@@ -207,7 +271,8 @@ class ExLibrisHeuristic(Strategy):
         dr, dc = max(0, -pos[0]), max(0, -pos[1])
         if dr or dc:
             new = {(r + dr, c + dc): v for (r, c), v in new.items()}
-        after = self.score(st, seat, new) - self.misfit_weight * self.misfit(st, new)
+        fit = self.misfit(st, new) if misfit_adding is None else misfit_adding(card, pos)
+        after = self.score(st, seat, new) - self.misfit_weight * fit
         if not st.final_round:
             after += 1.5  # a shelved card is a step towards stability and the final round
         return after - before
@@ -234,13 +299,18 @@ class ExLibrisHeuristic(Strategy):
             st.final_round,
         )
         options = []
+        adding: list[Callable[[int, Pos], float]] = []
         for card in sorted(set(cards)):
             if card == UNKNOWN:
                 continue
 
             def values(card: int = card) -> list[tuple[float, int, Pos]]:
+                if not adding:
+                    adding.append(self.misfit_adding(st, cells))
+                fit = adding[0]
                 return [
-                    (self.shelve_value(st, seat, card, pos, before), card, pos) for pos in positions
+                    (self.shelve_value(st, seat, card, pos, before, fit), card, pos)
+                    for pos in positions
                 ]
 
             options += bounded_memo(self._card_shelves, (shelf, card), 16384, values)
