@@ -12,6 +12,7 @@ flips before the inspection are chosen greedily.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -52,6 +53,7 @@ class ExLibrisHeuristic(Strategy):
         self._misfits: dict[tuple, float] = {}
         self._scores: dict[tuple, float] = {}
         self._location_inputs: tuple | None = None
+        self._awards: dict[tuple, int] = {}  # the first seat's prize by the counts
         self._stability: dict[tuple, int] = {}
         self._card_shelves: dict[tuple, list[tuple[float, int, Pos]]] = {}
 
@@ -237,16 +239,89 @@ class ExLibrisHeuristic(Strategy):
             if pos not in hidden:
                 for cat in card_books[card].books:
                     counts[cat] += 1
-        awards = inspection.prominent_awards(
-            [counts[st.prominent], *self._others],
-            ties=st.prominent_ties,
-        )
+        return self._total(st, seat, counts, tuple(cells))
+
+    def _total(self, st: ExLibrisState, seat: int, counts: list[int], shape: tuple) -> float:
+        """The inspection total from the face-up books' category counts and the shelf's
+        positions (``shape``)."""
+        mine = counts[st.prominent]
+        key = (mine, *self._others, st.prominent_ties)
+        award = self._awards.get(key)
+        if award is None:
+            if len(self._awards) > 4096:
+                self._awards.clear()
+            awards = inspection.prominent_awards([mine, *self._others], ties=st.prominent_ties)
+            award = self._awards[key] = awards[0]
         variety = 3 * min(n for c, n in enumerate(counts) if c != st.banned)
         focus = 2 * counts[st.focus[seat]] if st.focus[seat] != UNKNOWN else 0
         # stability reads the shape only: one shape serves every card tried at a position
-        shape = tuple(cells)
         stable = bounded_memo(self._stability, shape, 4096, lambda: inspection.stability(shape))
-        return float(stable + awards[0] - counts[st.banned] + variety + focus)
+        return float(stable + award - counts[st.banned] + variety + focus)
+
+    def score_adding(
+        self, st: ExLibrisState, seat: int, cells: dict[Pos, int]
+    ) -> Callable[[int, Pos], float]:
+        """``f(card, pos)``: :meth:`score` of ``cells`` with ``card`` added at the open
+        position ``pos`` and the shelf moved to non-negative positions as
+        :meth:`shelve_value` moves it (the face-down marks stay where they were), the
+        same number. The alphabetical check runs in reading order, so the cells before
+        ``pos`` keep their flips and counts, and the cells after it keep theirs unless the
+        new card is face up (then the check is run on from it). Call :meth:`score` first
+        in the decision: it sets the other seats' counts read here."""
+        card_books = [b.books for b in st.comps.books]
+        ncat = len(st.comps.categories)
+        order = sorted(cells)
+        shape = tuple(cells)
+        chains: dict[tuple[int, int], tuple] = {}
+
+        def chain(dr: int, dc: int) -> tuple:
+            """The check over the cells when the shelf is moved by (dr, dc): the cells
+            read as face down, the "previous" card before each cell, the face-up counts
+            of the cells before each cell and of all of them."""
+            found = chains.get((dr, dc))
+            if found is None:
+                down = {(r - dr, c - dc) for r, c in st.down[seat]}
+                before: list[int] = []
+                prefix = [[0] * ncat]
+                previous = -1
+                counts = [0] * ncat
+                for pos in order:
+                    before.append(previous)
+                    card = cells[pos]
+                    if pos not in down and card > previous:
+                        previous = card
+                        for cat in card_books[card]:
+                            counts[cat] += 1
+                    prefix.append(list(counts))
+                before.append(previous)
+                found = chains[(dr, dc)] = (down, before, prefix, counts)
+            return found
+
+        def score(card: int, pos: Pos) -> float:
+            dr, dc = max(0, -pos[0]), max(0, -pos[1])
+            down, before, prefix, total = chain(dr, dc)
+            k = bisect_left(order, pos)
+            if pos in down or card <= before[k]:
+                counts = total  # face down or flipped: the others are as they were
+            else:  # face up: the cells after it are checked against it
+                counts = list(prefix[k])
+                for cat in card_books[card]:
+                    counts[cat] += 1
+                previous = card
+                for other in order[k:]:
+                    if other in down:
+                        continue
+                    value = cells[other]
+                    if value > previous:
+                        previous = value
+                        for cat in card_books[value]:
+                            counts[cat] += 1
+            if dr or dc:
+                moved = tuple((r + dr, c + dc) for r, c in shape)
+                return self._total(st, seat, counts, (*moved, (pos[0] + dr, pos[1] + dc)))
+            return self._total(st, seat, counts, (*shape, pos))
+
+        return score
 
     def value_now(self, st: ExLibrisState, seat: int) -> float:
         cells = st.shelves[seat]
@@ -259,20 +334,23 @@ class ExLibrisHeuristic(Strategy):
         card: int,
         pos: Pos,
         before: float | None = None,
-        misfit_adding: Callable[[int, Pos], float] | None = None,
+        adding: tuple[Callable[[int, Pos], float], Callable[[int, Pos], float]] | None = None,
     ) -> float:
         """Change of (inspection score - misfit penalty) when ``card`` goes to ``pos``
-        (``misfit_adding``: :meth:`misfit_adding` of the seat's shelf, when at hand)."""
+        (``adding``: :meth:`score_adding` and :meth:`misfit_adding` of the seat's shelf,
+        when at hand)."""
         cells = st.shelves[seat]
         if before is None:
             before = self.value_now(st, seat)
-        new = dict(cells)
-        new[pos] = card
-        dr, dc = max(0, -pos[0]), max(0, -pos[1])
-        if dr or dc:
-            new = {(r + dr, c + dc): v for (r, c), v in new.items()}
-        fit = self.misfit(st, new) if misfit_adding is None else misfit_adding(card, pos)
-        after = self.score(st, seat, new) - self.misfit_weight * fit
+        if adding is None:
+            new = dict(cells)
+            new[pos] = card
+            dr, dc = max(0, -pos[0]), max(0, -pos[1])
+            if dr or dc:
+                new = {(r + dr, c + dc): v for (r, c), v in new.items()}
+            after = self.score(st, seat, new) - self.misfit_weight * self.misfit(st, new)
+        else:
+            after = adding[0](card, pos) - self.misfit_weight * adding[1](card, pos)
         if not st.final_round:
             after += 1.5  # a shelved card is a step towards stability and the final round
         return after - before
@@ -299,17 +377,17 @@ class ExLibrisHeuristic(Strategy):
             st.final_round,
         )
         options = []
-        adding: list[Callable[[int, Pos], float]] = []
+        adding: list = []
         for card in sorted(set(cards)):
             if card == UNKNOWN:
                 continue
 
             def values(card: int = card) -> list[tuple[float, int, Pos]]:
                 if not adding:
-                    adding.append(self.misfit_adding(st, cells))
-                fit = adding[0]
+                    adding[:] = (self.score_adding(st, seat, cells), self.misfit_adding(st, cells))
+                pair = (adding[0], adding[1])
                 return [
-                    (self.shelve_value(st, seat, card, pos, before, fit), card, pos)
+                    (self.shelve_value(st, seat, card, pos, before, pair), card, pos)
                     for pos in positions
                 ]
 

@@ -105,3 +105,50 @@ def test_heuristic_flips_a_card_that_breaks_the_order() -> None:
         state.apply(move)
         assert state.inspect()[0].total > total
     assert move == "done"
+
+
+@pytest.mark.parametrize("mode, players, seed", [("beginner", 2, 3), ("advanced", 3, 5)])
+def test_shelving_values_with_one_card_added_equal_the_full_computation(
+    mode: str, players: int, seed: int
+) -> None:
+    """``score_adding`` and ``misfit_adding`` (the shortcuts the heuristic tries a hand's
+    cards at every open position with) give exactly the numbers of ``score`` and
+    ``misfit`` of the shelf rebuilt with the card, at every decision of a seeded game,
+    for every card in hand at every open position, face-down cards and shelves moved
+    right or down by a card put left of or above them included."""
+    from simcli.games.ex_libris.shelf import open_positions
+
+    opts = GAME.resolve_options({"mode": mode})
+    rng = random.Random(seed)
+    state = GAME.new_state(players, opts, GAME.sample_setup(players, opts, rng))
+    players_ = []
+    for seat in range(players):
+        strategy = ExLibrisHeuristic()
+        strategy.start_game(GAME, seat, random.Random(seed * 100 + seat))
+        players_.append(strategy)
+    checked = with_down = moved_down = 0
+    while not state.is_terminal():
+        seat = state.current_player
+        if seat == CHANCE:
+            state.apply(state.sample_chance(rng))
+            continue
+        cells = state.shelves[seat]
+        fresh = ExLibrisHeuristic()
+        fresh.start_game(GAME, seat, random.Random(0))
+        fresh._others_key = None
+        fresh.value_now(state, seat)  # sets the other seats' counts, as a decision does
+        score, misfit = fresh.score_adding(state, seat, cells), fresh.misfit_adding(state, cells)
+        for card in sorted(set(state.hands[seat])):
+            for pos in open_positions(cells):
+                new = dict(cells)
+                new[pos] = card
+                dr, dc = max(0, -pos[0]), max(0, -pos[1])
+                moved = {(r + dr, c + dc): v for (r, c), v in new.items()}
+                assert score(card, pos) == fresh._score(state, seat, moved), (card, pos)
+                assert misfit(card, pos) == fresh._misfit(state, moved), (card, pos)
+                checked += 1
+                with_down += bool(state.down[seat])
+                moved_down += bool(state.down[seat]) and bool(dr or dc)
+        legal = state.legal_moves()
+        state.apply(players_[seat].choose(state.view(seat), list(legal)))
+    assert checked > 1000 and with_down > 0 and moved_down > 0, (checked, with_down, moved_down)
