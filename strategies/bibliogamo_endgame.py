@@ -57,7 +57,7 @@ class BibliogamoEndgame(Strategy):
         self,
         from_day: int = 35,
         work: int = 300,
-        min_samples: int = 8,
+        min_samples: int = 6,
         max_samples: int = 48,
         candidates: int = 4,
         keep: float = 0.0,
