@@ -37,6 +37,7 @@ BUILTIN: dict[str, str] = {
     "rollout_search": "strategies.rollout_search:RolloutSearch",
     "ex_libris_endgame": "strategies.ex_libris_endgame:ExLibrisEndgame",
     "bibliogamo_search": "strategies.bibliogamo_search:BibliogamoSearch",
+    "bibliogamo_endgame": "strategies.bibliogamo_endgame:BibliogamoEndgame",
     "adas_race": "strategies.adas_race:AdasRace",
 }
 
