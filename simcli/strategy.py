@@ -38,6 +38,7 @@ BUILTIN: dict[str, str] = {
     "ex_libris_endgame": "strategies.ex_libris_endgame:ExLibrisEndgame",
     "bibliogamo_search": "strategies.bibliogamo_search:BibliogamoSearch",
     "adas_race": "strategies.adas_race:AdasRace",
+    "adas_reply": "strategies.adas_reply:AdasReply",
 }
 
 
