@@ -28,7 +28,8 @@ as one it cannot touch. This strategy plays the opponent's next turn explicitly:
    every candidate) is played; ties go to the heuristic's order.
 
 The opponent's reply is a model of its play, not a search of it; the budget is counted
-(samples x candidates replies and plans), never timed.
+(samples x candidates replies and plans), never timed. Two players only: with four it
+plays the heuristic's best move.
 """
 
 from __future__ import annotations

@@ -73,6 +73,21 @@ def test_never_touches_the_chance_rng_or_the_global_random(monkeypatch, infer):
     assert searched > 0
 
 
+def test_four_players_plays_the_heuristic_move():
+    game = get_game("adas_library")
+    opts = game.resolve_options({})
+    rng = random.Random(3)
+    state = game.new_state(4, opts, game.sample_setup(4, opts, rng))
+    for _ in range(5):
+        state.apply(rng.choice(state.legal_moves()))
+    seat = state.current_player
+    moves = state.legal_moves()
+    scores = started(AdasHeuristic(), game, seat).scores(state.view(seat), moves)
+    s = started(AdasReply(**SMALL), game, seat, seed=5)
+    assert s.choose(state.view(seat), moves) == moves[scores.index(max(scores))]
+    assert not s.last_values
+
+
 def test_takes_an_immediate_win():
     for game, state, wins in adas_positions_with_a_win(4):
         seat = state.current_player
