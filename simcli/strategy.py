@@ -39,6 +39,7 @@ BUILTIN: dict[str, str] = {
     "bibliogamo_search": "strategies.bibliogamo_search:BibliogamoSearch",
     "bibliogamo_endgame": "strategies.bibliogamo_endgame:BibliogamoEndgame",
     "adas_race": "strategies.adas_race:AdasRace",
+    "adas_reply": "strategies.adas_reply:AdasReply",
 }
 
 

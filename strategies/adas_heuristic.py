@@ -24,7 +24,6 @@ from simcli.games.adas_library.rows import (
     SWITCH_N,
     end_targets,
     exchange_positions,
-    is_sorted,
     move_targets,
     out_of_order,
     ranks,
@@ -36,6 +35,8 @@ from simcli.strategy import Strategy
 WIN = 1000.0
 
 Rows = tuple[tuple[int, ...], ...]
+#: The cards that change only the player's own row.
+OWN_ROW = frozenset((*MOVE_N, "move_end", *SWITCH_N, "reverse"))
 Position = tuple[Rows, tuple[int, ...]]  # (rows, master)
 
 
@@ -81,6 +82,24 @@ def successors(
             yield [card, i], (with_row(new, mine), master)
 
 
+class HeuristicMemo:
+    """What :meth:`AdasHeuristic.scores` may keep between calls of one seat: position ->
+    value, (position, card) -> best gain of one play of the card, and (row, master) ->
+    books out of order, and (row, master, card) -> the fewest books out of order one
+    play of a card that moves only the row's own books leaves (-1: none changes it)."""
+
+    __slots__ = ("values", "gains", "disorder", "least")
+
+    def __init__(self) -> None:
+        self.values: dict[Position, float] = {}
+        self.disorder: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
+        self.least: dict[tuple[tuple[int, ...], tuple[int, ...], str], int] = {}
+        self.gains: dict[tuple[Position, str], float] = {}
+
+    def __len__(self) -> int:
+        return len(self.values) + len(self.gains) + len(self.disorder) + len(self.least)
+
+
 class AdasHeuristic(Strategy):
     description = "Ada's Library: plans two plays ahead with its own hand (books out of order)"
     games = ("adas_library",)
@@ -101,37 +120,75 @@ class AdasHeuristic(Strategy):
         best = [legal_moves[i] for i, score in enumerate(scored) if score >= top - 1e-9]
         return self.rng.choice(best)
 
-    def scores(self, view: State, legal_moves: list[Move]) -> list[float]:
+    def scores(
+        self, view: State, legal_moves: list[Move], memo: HeuristicMemo | None = None
+    ) -> list[float]:
         """The score of each of ``legal_moves`` (``WIN`` for the first move that sorts the
-        strategy's row, which stops the scoring: the later moves get ``-2 * WIN``)."""
+        strategy's row, which stops the scoring: the later moves get ``-2 * WIN``).
+
+        ``memo``: position values and best gains kept from earlier calls with the same
+        seat, partner and parameters (a searcher scoring many hands on the same rows);
+        the scores are the same with it or without it."""
         seat = self.seat
         partner = view.partner(seat)  # type: ignore[attr-defined]
         rows: Rows = tuple(tuple(row) for row in view.rows)  # type: ignore[attr-defined]
         master = tuple(view.master)  # type: ignore[attr-defined]
         hand = [card for card in view.hands[seat] if card in CARD_TYPES]  # type: ignore[attr-defined]
-        values: dict[Position, float] = {}
+        if memo is None:
+            memo = HeuristicMemo()
+        values = memo.values
+        disorder = memo.disorder
+
+        def books_out(row: tuple[int, ...], pmaster: tuple[int, ...]) -> int:
+            key = (row, pmaster)
+            found = disorder.get(key)
+            if found is None:
+                found = disorder[key] = out_of_order(row, ranks(pmaster))
+            return found
 
         def value(position: Position) -> float:
             found = values.get(position)
             if found is not None:
                 return found
             prow, pmaster = position
-            rank = ranks(pmaster)
-            mine = out_of_order(prow[seat], rank)
+            mine = books_out(prow[seat], pmaster)
             if mine == 0:
                 result = WIN
-            elif any(is_sorted(r, rank) for s, r in enumerate(prow) if s != seat):
-                result = -WIN
             else:
-                rival = min(out_of_order(r, rank) for s, r in enumerate(prow) if s != seat)
-                result = -mine + self.spite * rival
+                rival = min(books_out(r, pmaster) for s, r in enumerate(prow) if s != seat)
+                # another row sorted (rival 0) is a loss
+                result = -WIN if rival == 0 else -mine + self.spite * rival
             values[position] = result
             return result
 
-        best_gain: dict[tuple[Position, str], float] = {}
+        best_gain = memo.gains
+
+        least_out = memo.least
 
         def gain(position: Position, card: str, base: float) -> float:
             """The best improvement one play of ``card`` makes from ``position``."""
+            if card in OWN_ROW:
+                # only this seat's row changes: the best play leaves the fewest books out
+                # of order, which depends on the row and the master order alone
+                prow, pmaster = position
+                row = prow[seat]
+                lkey = (row, pmaster, card)
+                least = least_out.get(lkey)
+                if least is None:
+                    least = min(
+                        (
+                            books_out(after[0][0], pmaster)
+                            for _, after in successors(card, 0, 0, (row,), pmaster)
+                        ),
+                        default=-1,
+                    )
+                    least_out[lkey] = least
+                if least < 0:  # no play changes the row
+                    return 0.0
+                if least == 0:
+                    return max(0.0, WIN - base)
+                rival = min(books_out(r, pmaster) for s, r in enumerate(prow) if s != seat)
+                return max(0.0, (-least + self.spite * rival) - base)
             key = (position, card)
             found = best_gain.get(key)
             if found is None:
