@@ -168,7 +168,49 @@ class Planner:
         return depth + tail * rest_disorder
 
 
-class AdasRace(Strategy):
+class RaceJudge(Strategy):
+    """What the strategies that judge moves by both seats' planned races share: the
+    race's parameters (checked), the planner, and ``adas_heuristic`` to rank the moves
+    (its own RNG drawn first from the strategy's at the start of a game)."""
+
+    def set_race(
+        self,
+        depth: int,
+        beam: int,
+        opponent_depth: int,
+        opponent_beam: int,
+        tail: float,
+        scale: float,
+        margin: float,
+        weight: float,
+    ) -> None:
+        self.depth = check_int("depth", depth, 1)
+        self.beam = check_int("beam", beam, 1)
+        self.opponent_depth = check_int("opponent_depth", opponent_depth, 1)
+        self.opponent_beam = check_int("opponent_beam", opponent_beam, 1)
+        self.tail = check_float("tail", tail, 0.0)
+        self.scale = check_float("scale", scale, 0.01)
+        self.margin = check_float("margin", margin, 0.0)
+        self.weight = check_float("weight", weight, 0.0)
+        self.planner = Planner()
+        #: the last decision's totals: candidate move (as a tuple) -> summed value
+        self.last_values: dict[Any, float] = {}
+
+    def set_heuristic(self, heuristic: dict[str, Any] | None) -> None:
+        if heuristic is None:
+            heuristic = {"follow_up": 0.9, "spite": 0.5, "spare": 0.05}
+        if not isinstance(heuristic, dict):
+            raise ValueError(f"heuristic must be a mapping of params, got {heuristic!r}")
+        self.heuristic = dict(heuristic)
+        AdasHeuristic(**self.heuristic)
+
+    def start_game(self, game: Any, seat: int, rng: random.Random) -> None:
+        super().start_game(game, seat, rng)
+        self._heuristic = AdasHeuristic(**self.heuristic)
+        self._heuristic.start_game(game, seat, random.Random(rng.getrandbits(64)))
+
+
+class AdasRace(RaceJudge):
     description = (
         "Ada's Library: the heuristic's best moves judged by both seats' planned race "
         "(turns to sort) on sampled determinisations; params: samples, candidates, depth, "
@@ -193,29 +235,9 @@ class AdasRace(Strategy):
     ) -> None:
         self.samples = check_int("samples", samples, 1)
         self.candidates = check_int("candidates", candidates, 1)
-        self.depth = check_int("depth", depth, 1)
-        self.beam = check_int("beam", beam, 1)
-        self.opponent_depth = check_int("opponent_depth", opponent_depth, 1)
-        self.opponent_beam = check_int("opponent_beam", opponent_beam, 1)
-        self.tail = check_float("tail", tail, 0.0)
         self.slack = float(check_float("slack", slack, -10.0))
-        self.scale = check_float("scale", scale, 0.01)
-        self.margin = check_float("margin", margin, 0.0)
-        self.weight = check_float("weight", weight, 0.0)
-        if heuristic is None:
-            heuristic = {"follow_up": 0.9, "spite": 0.5, "spare": 0.05}
-        if not isinstance(heuristic, dict):
-            raise ValueError(f"heuristic must be a mapping of params, got {heuristic!r}")
-        self.heuristic = dict(heuristic)
-        AdasHeuristic(**self.heuristic)
-        self.planner = Planner()
-        #: the last decision's totals: candidate move (as a tuple) -> summed value
-        self.last_values: dict[Any, float] = {}
-
-    def start_game(self, game: Any, seat: int, rng: random.Random) -> None:
-        super().start_game(game, seat, rng)
-        self._heuristic = AdasHeuristic(**self.heuristic)
-        self._heuristic.start_game(game, seat, random.Random(rng.getrandbits(64)))
+        self.set_race(depth, beam, opponent_depth, opponent_beam, tail, scale, margin, weight)
+        self.set_heuristic(heuristic)
 
     def choose(self, view: State, legal_moves: list[Move]) -> Move:
         self.last_values = {}

@@ -39,17 +39,16 @@ import random
 from typing import Any
 
 from simcli.game import CHANCE, Move, State
-from simcli.strategy import Strategy
 from strategies.adas_heuristic import WIN, AdasHeuristic, HeuristicMemo
-from strategies.adas_race import Planner
-from strategies.search_common import check_float, check_int, first_best
+from strategies.adas_race import RaceJudge
+from strategies.search_common import check_int, first_best
 
 REPLIES = ("heuristic", "worst")
 #: The cards that change the opponent's row too: master changes and Exchanges.
 DISRUPTIVE = frozenset(("master1", "master2", "exchange"))
 
 
-class AdasReply(Strategy):
+class AdasReply(RaceJudge):
     description = (
         "Ada's Library: the heuristic's best moves judged after the opponent's modelled "
         "reply by both seats' planned races on sampled determinisations; params: samples, "
@@ -86,28 +85,11 @@ class AdasReply(Strategy):
         self.reply_candidates = check_int("reply_candidates", reply_candidates, 1)
         self.rounds = check_int("rounds", rounds, 1)
         self.infer = check_int("infer", infer, 0)
-        self.depth = check_int("depth", depth, 1)
-        self.beam = check_int("beam", beam, 1)
-        self.opponent_depth = check_int("opponent_depth", opponent_depth, 1)
-        self.opponent_beam = check_int("opponent_beam", opponent_beam, 1)
-        self.tail = check_float("tail", tail, 0.0)
-        self.scale = check_float("scale", scale, 0.01)
-        self.margin = check_float("margin", margin, 0.0)
-        self.weight = check_float("weight", weight, 0.0)
-        if heuristic is None:
-            heuristic = {"follow_up": 0.9, "spite": 0.5, "spare": 0.05}
-        if not isinstance(heuristic, dict):
-            raise ValueError(f"heuristic must be a mapping of params, got {heuristic!r}")
-        self.heuristic = dict(heuristic)
-        AdasHeuristic(**self.heuristic)
-        self.planner = Planner()
-        #: the last decision's totals: candidate move (as a tuple) -> summed value
-        self.last_values: dict[Any, float] = {}
+        self.set_race(depth, beam, opponent_depth, opponent_beam, tail, scale, margin, weight)
+        self.set_heuristic(heuristic)
 
     def start_game(self, game: Any, seat: int, rng: random.Random) -> None:
         super().start_game(game, seat, rng)
-        self._heuristic = AdasHeuristic(**self.heuristic)
-        self._heuristic.start_game(game, seat, random.Random(rng.getrandbits(64)))
         #: the opponents' models: seat -> a heuristic playing that seat (its RNG unused)
         self._models = {}
         for s in range(2):

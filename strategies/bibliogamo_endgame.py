@@ -37,10 +37,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from simcli.game import CHANCE, TERMINAL, Move, State
+from simcli.game import Move, State
 from simcli.strategy import Strategy
 from strategies.bibliogamo_planner import LAST_DAY, BibliogamoPlanner
-from strategies.search_common import check_float, check_int, first_best
+from strategies.bibliogamo_search import continue_with
+from strategies.search_common import check_float, check_int, check_steps, first_best
 
 #: Decisions the search may take over from the planner.
 SEARCHABLE = ("hire", "walk", "price", "unblock")
@@ -66,10 +67,7 @@ class BibliogamoEndgame(Strategy):
         planner: dict[str, Any] | None = None,
     ) -> None:
         self.from_day = check_int("from_day", from_day, 1)
-        bad = [x for x in steps if x not in SEARCHABLE]
-        if isinstance(steps, str) or bad or not steps:
-            raise ValueError(f"steps must be a list of {', '.join(SEARCHABLE)}, got {steps!r}")
-        self.steps = frozenset(steps)
+        self.steps = check_steps(steps, SEARCHABLE)
         self.work = check_int("work", work, 1)
         self.min_samples = check_int("min_samples", min_samples, 1)
         self.max_samples = check_int("max_samples", max_samples, self.min_samples)
@@ -194,13 +192,4 @@ class BibliogamoEndgame(Strategy):
 
     def _finish(self, state: Any, chance: random.Random) -> float:
         """Play the planner on ``state`` to the end of the game; the final score."""
-        planner = self._planner
-        while True:
-            player = state.current_player
-            if player == TERMINAL:
-                return float(state.score())
-            if player == CHANCE:
-                state.apply(state.sample_chance(chance))
-                continue
-            moves = state.legal_moves()
-            state.apply_trusted(moves[0] if len(moves) == 1 else planner.choose(state, moves))
+        return continue_with(self._planner, self.game, state, chance)

@@ -36,7 +36,7 @@ from typing import Any
 from simcli.game import CHANCE, TERMINAL, Move, State
 from simcli.strategy import Strategy
 from strategies.bibliogamo_planner import BibliogamoPlanner
-from strategies.search_common import check_float, check_int, first_best
+from strategies.search_common import check_float, check_int, check_steps, first_best
 
 #: Decisions the search may take over from the planner.
 SEARCHABLE = ("hire", "unblock", "price")
@@ -61,10 +61,7 @@ class BibliogamoSearch(Strategy):
         planner: dict[str, Any] | None = None,
     ) -> None:
         self.from_turn = check_int("from_turn", from_turn, 1)
-        bad = [x for x in steps if x not in SEARCHABLE]
-        if isinstance(steps, str) or bad or not steps:
-            raise ValueError(f"steps must be a list of {', '.join(SEARCHABLE)}, got {steps!r}")
-        self.steps = frozenset(steps)
+        self.steps = check_steps(steps, SEARCHABLE)
         self.samples = check_int("samples", samples, 1)
         self.candidates = check_int("candidates", candidates, 1)
         self.turns = check_int("turns", turns, 0, allow_none=True)
@@ -129,16 +126,26 @@ class BibliogamoSearch(Strategy):
         return chosen[first_best(totals, 1e-9)]
 
     def _continue(self, state: Any, chance: random.Random, stop: int | None) -> float:
-        """Play the planner on ``state`` until the game ends or turn ``stop`` is over."""
-        planner = self._planner
-        while True:
-            player = state.current_player
-            if player == TERMINAL:
-                return float(state.score())
-            if player == CHANCE:
-                state.apply(state.sample_chance(chance))
-                continue
-            if stop is not None and state.turn > stop:
-                return self.game.evaluate(state, 0)
-            moves = state.legal_moves()
-            state.apply_trusted(moves[0] if len(moves) == 1 else planner.choose(state, moves))
+        return continue_with(self._planner, self.game, state, chance, stop)
+
+
+def continue_with(
+    planner: BibliogamoPlanner,
+    game: Any,
+    state: Any,
+    chance: random.Random,
+    stop: int | None = None,
+) -> float:
+    """Play ``planner`` on ``state`` (chance events from ``chance``) until the game ends,
+    then the final score; or until turn ``stop`` is over, then ``game.evaluate``."""
+    while True:
+        player = state.current_player
+        if player == TERMINAL:
+            return float(state.score())
+        if player == CHANCE:
+            state.apply(state.sample_chance(chance))
+            continue
+        if stop is not None and state.turn > stop:
+            return game.evaluate(state, 0)
+        moves = state.legal_moves()
+        state.apply_trusted(moves[0] if len(moves) == 1 else planner.choose(state, moves))

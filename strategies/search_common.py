@@ -63,6 +63,14 @@ def check_float(name: str, value: Any, minimum: float, allow_none: bool = False)
     return float(value)
 
 
+def check_steps(steps: Any, allowed: tuple[str, ...]) -> frozenset[str]:
+    """A non-empty list of names out of ``allowed`` (the decisions a search may take)."""
+    bad = [x for x in steps if x not in allowed] if not isinstance(steps, str) else [steps]
+    if isinstance(steps, str) or bad or not steps:
+        raise ValueError(f"steps must be a list of {', '.join(allowed)}, got {steps!r}")
+    return frozenset(steps)
+
+
 def resolve_reward(mode: str, players: int) -> str:
     """``auto`` is ``score`` for one-player games (everyone wins a solitaire) and ``win``
     otherwise."""
