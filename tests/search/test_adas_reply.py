@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from global_random import refuse_global_random
+from global_random import play_checking_chance, refuse_global_random
 from test_adas_race import two_player_state, values
 from test_ismcts import adas_positions_with_a_win, picks_for_two_true_states, started
 
@@ -58,18 +58,10 @@ def test_never_touches_the_chance_rng_or_the_global_random(monkeypatch, infer):
         started(AdasReply(infer=infer, **SMALL), game, 0, seed=3),
         started(load_strategy_class("adas_heuristic")(), game, 1, seed=4),
     ]
-    searched = 0
-    while state.current_player != TERMINAL:
-        seat = state.current_player
-        if seat == CHANCE:
-            state.apply(state.sample_chance(chance))
-            continue
-        before, snapshot = chance.getstate(), state.snapshot()
-        move = players[seat].choose(state.view(seat), state.legal_moves())
-        assert chance.getstate() == before
-        assert state.snapshot() == snapshot
-        searched += seat == 0 and bool(players[0].last_values)
-        state.apply(move)
+    searched = sum(
+        seat == 0 and bool(players[0].last_values)
+        for seat in play_checking_chance(state, chance, players, snapshot=True)
+    )
     assert searched > 0
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 
-from global_random import refuse_global_random
+from global_random import play_checking_chance, refuse_global_random
 from test_ismcts import picks_for_two_true_states, started
 
 from simcli.game import CHANCE, TERMINAL
@@ -139,15 +139,7 @@ def test_never_touches_the_chance_rng_or_the_global_random(monkeypatch):
 
     refuse_global_random(monkeypatch)
     players = [started(search(samples=1), game, s, seed=3 + s) for s in range(2)]
-    searched = 0
-    while not state.is_terminal():
-        seat = state.current_player
-        if seat == CHANCE:
-            state.apply(state.sample_chance(chance))
-            continue
-        before = chance.getstate()
-        move = players[seat].choose(state.view(seat), state.legal_moves())
-        assert chance.getstate() == before
-        searched += bool(players[seat].last_values)
-        state.apply(move)
+    searched = sum(
+        bool(players[seat].last_values) for seat in play_checking_chance(state, chance, players)
+    )
     assert searched >= 3
