@@ -25,7 +25,11 @@ as one it cannot touch. This strategy plays the opponent's next turn explicitly:
    or a leaf where a card in this seat's hand sorts its row, is worth ``1 + 10 *
    margin`` or ``-10 * margin``;
 4. the candidate with the best total over the samples (the same determinisations for
-   every candidate) is played; ties go to the heuristic's order.
+   every candidate) is played; ties go to the heuristic's order. With ``z`` set, the
+   heuristic's own move (its top-scored candidate) is played unless an alternative
+   earns the change: its per-sample differences from that move (paired: the same
+   determinisations) must have a mean above 0 and more than ``z`` standard errors;
+   among the alternatives that pass, the best mean.
 
 The opponent's reply is a model of its play, not a search of it; the budget is counted
 (samples x candidates replies and plans), never timed. Two players only: with four it
@@ -41,11 +45,31 @@ from typing import Any
 from simcli.game import CHANCE, Move, State
 from strategies.adas_heuristic import WIN, AdasHeuristic, HeuristicMemo
 from strategies.adas_race import RaceJudge
-from strategies.search_common import check_int, first_best
+from strategies.search_common import check_float, check_int, first_best
 
 REPLIES = ("heuristic", "worst")
 #: The cards that change the opponent's row too: master changes and Exchanges.
 DISRUPTIVE = frozenset(("master1", "master2", "exchange"))
+
+
+def paired_pick(values: list[list[float]], z: float) -> int:
+    """The index of the candidate to play given each candidate's per-sample values (the
+    same samples for all, candidate 0 the base policy's move): 0 unless an alternative's
+    mean paired difference from candidate 0 is above 0 and more than ``z`` standard
+    errors; the best such mean (ties to the earlier candidate)."""
+    base = values[0]
+    n = len(base)
+    means = [0.0] * len(values)
+    for c in range(1, len(values)):
+        diffs = [a - b for a, b in zip(values[c], base, strict=True)]
+        mean = sum(diffs) / n
+        if mean <= 1e-9:
+            continue
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
+        if mean * mean * n <= z * z * var + 1e-12:
+            continue
+        means[c] = mean
+    return first_best(means, 1e-9)
 
 
 class AdasReply(RaceJudge):
@@ -53,7 +77,7 @@ class AdasReply(RaceJudge):
         "Ada's Library: the heuristic's best moves judged after the opponent's modelled "
         "reply by both seats' planned races on sampled determinisations; params: samples, "
         "candidates, disruptive, reply, reply_candidates, rounds, infer, depth, beam, "
-        "opponent_depth, opponent_beam, tail, scale, margin, weight"
+        "opponent_depth, opponent_beam, tail, scale, margin, weight, z"
     )
     games = ("adas_library",)
 
@@ -74,8 +98,10 @@ class AdasReply(RaceJudge):
         scale: float = 1.0,
         margin: float = 0.05,
         weight: float = 1.0,
+        z: float | None = None,
         heuristic: dict[str, Any] | None = None,
     ) -> None:
+        self.z = check_float("z", z, 0.0, allow_none=True)
         self.samples = check_int("samples", samples, 1)
         self.candidates = check_int("candidates", candidates, 1)
         self.disruptive = check_int("disruptive", disruptive, 0)
@@ -132,14 +158,19 @@ class AdasReply(RaceJudge):
         if len(planner.disorder) > 200_000:
             planner.clear()
         totals = [0.0] * len(chosen)
+        per_sample: list[list[float]] = [[] for _ in chosen]
         replies: dict[Any, list[Any]] = {}
         leaves: dict[Any, float] = {}
         for state, weight in self._deals(view):
             for c, index in enumerate(chosen):
                 after = state.clone()
                 after.apply_trusted(legal_moves[index])
-                totals[c] += weight * self._after_move(after, replies, leaves, self.rounds)
+                value = weight * self._after_move(after, replies, leaves, self.rounds)
+                totals[c] += value
+                per_sample[c].append(value)
         self.last_values = {tuple(legal_moves[i]): t for i, t in zip(chosen, totals, strict=True)}
+        if self.z is not None:
+            return legal_moves[chosen[paired_pick(per_sample, self.z)]]
         return legal_moves[chosen[first_best(totals, 1e-9)]]
 
     def _deals(self, view: Any) -> list[tuple[Any, float]]:

@@ -17,8 +17,9 @@ from simcli.game import CHANCE, TERMINAL
 from simcli.games import get_game
 from strategies.adas_heuristic import AdasHeuristic
 from strategies.adas_race import AdasRace
-from strategies.adas_reply import AdasReply
+from strategies.adas_reply import AdasReply, paired_pick
 from strategies.loader import load_strategy_class
+from strategies.search_common import first_best
 
 SMALL = {"samples": 3, "candidates": 4, "depth": 2, "beam": 3}
 
@@ -199,6 +200,47 @@ def test_params_and_registry():
         {"weight": -1},
         {"heuristic": {"spite": -1}},
         {"heuristic": [1]},
+        {"z": -1},
     ):
         with pytest.raises(ValueError):
             AdasReply(**bad)
+
+
+def test_paired_pick_needs_evidence_to_leave_the_heuristic_move():
+    """Made-up per-sample values (the same six samples for every candidate, candidate 0
+    the heuristic's move). ``noisy`` has the best total but its gains swing either way
+    (mean paired difference 0.133, standard error 0.37): not played. ``steady`` gains
+    0.08-0.12 on every sample (mean 0.1, standard error 0.006): played."""
+    base = [0.5, 0.4, 0.6, 0.5, 0.3, 0.7]
+    noisy = [b + d for b, d in zip(base, [1.0, -0.8, 1.0, -0.7, 0.9, -0.6], strict=True)]
+    steady = [b + d for b, d in zip(base, [0.1, 0.12, 0.08, 0.1, 0.11, 0.09], strict=True)]
+    worse = [b - 0.1 for b in base]
+    values = [base, noisy, steady]
+    assert first_best([sum(v) for v in values], 1e-9) == 1  # the best total: noisy
+    assert paired_pick(values, 2.0) == 2
+    assert paired_pick(values, 1.0) == 2
+    assert paired_pick(values, 0.0) == 1  # no evidence asked: the best mean
+    assert paired_pick([base, noisy], 2.0) == 0
+    assert paired_pick([base, noisy, worse], 0.0) == 1
+    assert paired_pick([base, worse], 0.0) == 0  # a loss on every sample
+    assert paired_pick([base, list(base)], 0.0) == 0  # no gain: the heuristic's move
+    assert paired_pick([base], 2.0) == 0
+
+
+def test_z_keeps_the_values_and_plays_the_heuristic_move_without_evidence():
+    """``z`` changes only which candidate is played: the same determinisations and
+    candidate values as without it; an unreachable ``z`` plays the heuristic's top-scored
+    move, and ``z: null`` is the default behaviour."""
+    game, state = two_player_state(seed=8, decisions=2)
+    seat = state.current_player
+    moves = state.legal_moves()
+    scores = started(AdasHeuristic(), game, seat).scores(state.view(seat), moves)
+    runs = {}
+    for z in (None, 1e9, "default"):
+        params = dict(SMALL) if z == "default" else {**SMALL, "z": z}
+        s = started(AdasReply(**params), game, seat, seed=5)
+        runs[z] = (s.choose(state.view(seat), moves), values(s))
+    assert runs[None] == runs["default"]
+    assert runs[1e9][1] == runs[None][1]
+    assert len(runs[1e9][1]) > 1
+    assert runs[1e9][0] == moves[scores.index(max(scores))]
