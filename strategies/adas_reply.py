@@ -45,31 +45,11 @@ from typing import Any
 from simcli.game import CHANCE, Move, State
 from strategies.adas_heuristic import WIN, AdasHeuristic, HeuristicMemo
 from strategies.adas_race import RaceJudge
-from strategies.search_common import check_float, check_int, first_best
+from strategies.search_common import check_float, check_int, first_best, paired_pick
 
 REPLIES = ("heuristic", "worst")
 #: The cards that change the opponent's row too: master changes and Exchanges.
 DISRUPTIVE = frozenset(("master1", "master2", "exchange"))
-
-
-def paired_pick(values: list[list[float]], z: float) -> int:
-    """The index of the candidate to play given each candidate's per-sample values (the
-    same samples for all, candidate 0 the base policy's move): 0 unless an alternative's
-    mean paired difference from candidate 0 is above 0 and more than ``z`` standard
-    errors; the best such mean (ties to the earlier candidate)."""
-    base = values[0]
-    n = len(base)
-    means = [0.0] * len(values)
-    for c in range(1, len(values)):
-        diffs = [a - b for a, b in zip(values[c], base, strict=True)]
-        mean = sum(diffs) / n
-        if mean <= 1e-9:
-            continue
-        var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
-        if mean * mean * n <= z * z * var + 1e-12:
-            continue
-        means[c] = mean
-    return first_best(means, 1e-9)
 
 
 class AdasReply(RaceJudge):

@@ -41,7 +41,7 @@ from simcli.game import Move, State
 from simcli.strategy import Strategy
 from strategies.bibliogamo_planner import LAST_DAY, BibliogamoPlanner
 from strategies.bibliogamo_search import continue_with
-from strategies.search_common import check_float, check_int, check_steps, first_best
+from strategies.search_common import check_float, check_int, check_steps, paired_pick
 
 #: Decisions the search may take over from the planner.
 SEARCHABLE = ("hire", "walk", "price", "unblock")
@@ -176,19 +176,7 @@ class BibliogamoEndgame(Strategy):
     def pick(self, scores: list[list[float]]) -> int:
         """The index of the move to play: 0 (the planner's) unless an alternative's mean
         paired difference exceeds ``keep`` and ``z`` standard errors; the best such."""
-        base = scores[0]
-        n = len(base)
-        means = [0.0] * len(scores)
-        for c in range(1, len(scores)):
-            diffs = [a - b for a, b in zip(scores[c], base, strict=True)]
-            mean = sum(diffs) / n
-            if mean <= self.keep + 1e-9:
-                continue
-            var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
-            if mean * mean * n <= self.z * self.z * var + 1e-12:
-                continue
-            means[c] = mean
-        return first_best(means, 1e-9)
+        return paired_pick(scores, self.z, self.keep)
 
     def _finish(self, state: Any, chance: random.Random) -> float:
         """Play the planner on ``state`` to the end of the game; the final score."""

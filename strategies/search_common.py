@@ -47,6 +47,27 @@ def first_best(totals: list[float], tolerance: float = 0.0) -> int:
     return best
 
 
+def paired_pick(values: list[list[float]], z: float, keep: float = 0.0) -> int:
+    """The index of the candidate to play given each candidate's per-sample values (the
+    same samples for all, candidate 0 the base policy's move): 0 unless an alternative's
+    mean paired difference from candidate 0 is above ``keep`` and more than ``z``
+    standard errors; the best such mean (ties to the earlier candidate). A search that
+    departs on noise changes the rest of the game for nothing; this one needs evidence."""
+    base = values[0]
+    n = len(base)
+    means = [0.0] * len(values)
+    for c in range(1, len(values)):
+        diffs = [a - b for a, b in zip(values[c], base, strict=True)]
+        mean = sum(diffs) / n
+        if mean <= keep + 1e-9:
+            continue
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
+        if mean * mean * n <= z * z * var + 1e-12:
+            continue
+        means[c] = mean
+    return first_best(means, 1e-9)
+
+
 def check_int(name: str, value: Any, minimum: int, allow_none: bool = False) -> int | None:
     if value is None and allow_none:
         return None

@@ -17,9 +17,9 @@ from simcli.game import CHANCE, TERMINAL
 from simcli.games import get_game
 from strategies.adas_heuristic import AdasHeuristic
 from strategies.adas_race import AdasRace
-from strategies.adas_reply import AdasReply, paired_pick
+from strategies.adas_reply import AdasReply
 from strategies.loader import load_strategy_class
-from strategies.search_common import first_best
+from strategies.search_common import first_best, paired_pick
 
 SMALL = {"samples": 3, "candidates": 4, "depth": 2, "beam": 3}
 
