@@ -102,6 +102,7 @@ class ExLibrisEndgame(RolloutSearch):
         ranked: list[tuple[float, int, Any]] = []
         if head == "place":
             draw = base.draw_value * (0.15 if st.final_round else 1.0)
+            inputs = base.location_inputs(st, seat, shelves)
             for index, move in enumerate(legal_moves):
                 kind = move[0].lstrip("s")
                 if kind == "home" and move[1] == "draw":
@@ -110,7 +111,7 @@ class ExLibrisEndgame(RolloutSearch):
                     value = shelves.get((st.card_of(move[2]), (move[3], move[4])), -99.0)
                     group = ("home_shelve",)
                 elif kind == "loc":
-                    value = base.location_value(st, seat, move[1], shelves, draw)
+                    value = base.location_value(st, seat, move[1], shelves, draw, inputs)
                     group = ("loc", move[1])
                 else:
                     value, group = 0.0, (kind,)

@@ -52,7 +52,6 @@ class ExLibrisHeuristic(Strategy):
         self._fits: dict[tuple, list[tuple[float, float, float]]] = {}
         self._misfits: dict[tuple, float] = {}
         self._scores: dict[tuple, float] = {}
-        self._location_inputs: tuple | None = None
         self._awards: dict[tuple, int] = {}  # the first seat's prize by the counts
         self._stability: dict[tuple, int] = {}
         self._card_shelves: dict[tuple, list[tuple[float, int, Pos]]] = {}
@@ -77,12 +76,16 @@ class ExLibrisHeuristic(Strategy):
 
     def rank(self, st: ExLibrisState, card: int) -> float:
         """Position of ``card`` in the alphabet, in target cells (0 .. cells)."""
+        return self.rank_table(st)[card]
+
+    def rank_table(self, st: ExLibrisState) -> list[float]:
+        """:meth:`rank` of every card of the game, by card."""
         books = len(st.comps.books)
         table = self._ranks.get(books)
         if table is None:
             cells = self.cells()
             table = self._ranks[books] = [(c + 0.5) * cells / books for c in range(books)]
-        return table[card]
+        return table
 
     def offset(self, st: ExLibrisState, cells: dict[Pos, int]) -> tuple[int, int]:
         """The placement of the actual shelf inside the target grid that fits best."""
@@ -94,8 +97,7 @@ class ExLibrisHeuristic(Strategy):
         width = self.width
         # rank(card) and ideal(r, c) = r * width + c + 0.5 once per cell; a shift of the
         # grid adds r0 * width + c0 to every ideal (exact: whole numbers plus one half)
-        self.rank(st, 0)  # builds the table of this game's ranks
-        rank = self._ranks[len(st.comps.books)]
+        rank = self.rank_table(st)
         pairs = [(rank[card], r * width + c + 0.5) for (r, c), card in cells.items()]
         best, best_cost = (0, 0), float("inf")
         for r0 in range(0, max(1, 3 - h + 1)):
@@ -117,8 +119,7 @@ class ExLibrisHeuristic(Strategy):
         shift of theirs in the target grid, so those sums are worked out once per shift
         and the new card's terms are added last, in the order :meth:`offset` and
         :meth:`_misfit` add them."""
-        self.rank(st, 0)  # builds the table of this game's ranks
-        rank = self._ranks[len(st.comps.books)]
+        rank = self.rank_table(st)
         width = self.width
         cards = [(rank[card], r, c) for (r, c), card in cells.items()]
         height = max((r for _, r, _ in cards), default=-1) + 1
@@ -176,8 +177,7 @@ class ExLibrisHeuristic(Strategy):
 
     def _misfit(self, st: ExLibrisState, cells: dict[Pos, int]) -> float:
         r0, c0 = self.offset(st, cells)
-        self.rank(st, 0)  # builds the table of this game's ranks
-        rank = self._ranks[len(st.comps.books)]
+        rank = self.rank_table(st)
         width = self.width
         total = 0.0
         for (r, c), card in cells.items():
@@ -217,17 +217,20 @@ class ExLibrisHeuristic(Strategy):
                 for s in range(st.players)
                 if s != seat
             ]
-        down = st.down[seat]
-        key = (
+        key = self._score_key(st, seat, cells)
+        return bounded_memo(self._scores, key, 65536, lambda: self._score(st, seat, cells))
+
+    def _score_key(self, st: ExLibrisState, seat: int, cells: dict[Pos, int]) -> tuple:
+        """Everything :meth:`score` reads (after it has set the other seats' counts)."""
+        return (
             tuple(cells.items()),
-            frozenset(down),
+            frozenset(st.down[seat]),
             tuple(self._others),
             st.prominent,
             st.banned,
             st.focus[seat],
             st.prominent_ties,
         )
-        return bounded_memo(self._scores, key, 65536, lambda: self._score(st, seat, cells))
 
     def _score(self, st: ExLibrisState, seat: int, cells: dict[Pos, int]) -> float:
         card_books = st.comps.books
@@ -245,13 +248,12 @@ class ExLibrisHeuristic(Strategy):
         """The inspection total from the face-up books' category counts and the shelf's
         positions (``shape``)."""
         mine = counts[st.prominent]
-        key = (mine, *self._others, st.prominent_ties)
-        award = self._awards.get(key)
-        if award is None:
-            if len(self._awards) > 4096:
-                self._awards.clear()
-            awards = inspection.prominent_awards([mine, *self._others], ties=st.prominent_ties)
-            award = self._awards[key] = awards[0]
+        award = bounded_memo(
+            self._awards,
+            (mine, *self._others, st.prominent_ties),
+            4096,
+            lambda: inspection.prominent_awards([mine, *self._others], ties=st.prominent_ties)[0],
+        )
         variety = 3 * min(n for c, n in enumerate(counts) if c != st.banned)
         focus = 2 * counts[st.focus[seat]] if st.focus[seat] != UNKNOWN else 0
         # stability reads the shape only: one shape serves every card tried at a position
@@ -366,26 +368,17 @@ class ExLibrisHeuristic(Strategy):
         # a card's values depend on the shelf and on what the inspection score reads
         # (the key of ``score``), not on the rest of the hand: kept per shelf and card,
         # since hands of 20 and more cards change by a draw far more often than the shelf
-        shelf = (
-            tuple(cells.items()),
-            frozenset(st.down[seat]),
-            tuple(self._others),
-            st.prominent,
-            st.banned,
-            st.focus[seat],
-            st.prominent_ties,
-            st.final_round,
-        )
+        shelf = (self._score_key(st, seat, cells), st.final_round)
         options = []
-        adding: list = []
+        pair = None  # the shortcuts, made when a card is not in the memo
         for card in sorted(set(cards)):
             if card == UNKNOWN:
                 continue
 
             def values(card: int = card) -> list[tuple[float, int, Pos]]:
-                if not adding:
-                    adding[:] = (self.score_adding(st, seat, cells), self.misfit_adding(st, cells))
-                pair = (adding[0], adding[1])
+                nonlocal pair
+                if pair is None:
+                    pair = (self.score_adding(st, seat, cells), self.misfit_adding(st, cells))
                 return [
                     (self.shelve_value(st, seat, card, pos, before, pair), card, pos)
                     for pos in positions
@@ -451,6 +444,7 @@ class ExLibrisHeuristic(Strategy):
         shelves = {
             (card, pos): value for value, card, pos in self.best_shelves(st, seat, st.hands[seat])
         }
+        inputs = self.location_inputs(st, seat, shelves)
         best_move, best_value = moves[0], float("-inf")
         for move in moves:
             kind = move[0].lstrip("s") if isinstance(move, list) else ""
@@ -462,7 +456,7 @@ class ExLibrisHeuristic(Strategy):
             elif kind == "home":
                 value = draw + max(shelves.values(), default=0.0)
             elif kind == "loc":
-                value = self.location_value(st, seat, move[1], shelves, draw)
+                value = self.location_value(st, seat, move[1], shelves, draw, inputs)
             else:
                 value = 0.0
             if move[0].startswith("s"):
@@ -471,6 +465,19 @@ class ExLibrisHeuristic(Strategy):
                 best_move, best_value = move, value
         return best_move
 
+    def location_inputs(
+        self, st: ExLibrisState, seat: int, shelves: dict[tuple[int, Pos], float]
+    ) -> tuple[list[float], list[float]]:
+        """What every location of one decision shares: the values of the cards in hand
+        (lowest first) and each card's best shelving value (highest first)."""
+        per_card: dict[int, float] = {}
+        for (card, _pos), v in shelves.items():
+            per_card[card] = max(per_card.get(card, -99.0), v)
+        return (
+            sorted(self.card_value(st, seat, c) for c in st.hands[seat]),
+            sorted(per_card.values(), reverse=True),
+        )
+
     def location_value(
         self,
         st: ExLibrisState,
@@ -478,23 +485,13 @@ class ExLibrisHeuristic(Strategy):
         number: int,
         shelves: dict[tuple[int, Pos], float],
         draw: float,
+        inputs: tuple[list[float], list[float]] | None = None,
     ) -> float:
-        # what every location of one decision shares, worked out once (``shelves`` is
-        # built afresh for each decision, so the dict itself marks the decision; it is
-        # kept referenced, so its id cannot be reused meanwhile)
-        kept = self._location_inputs
-        if kept is None or kept[0] is not shelves or kept[1] is not st or kept[2] != seat:
-            per_card: dict[int, float] = {}
-            for (card, _pos), v in shelves.items():
-                per_card[card] = max(per_card.get(card, -99.0), v)
-            kept = self._location_inputs = (
-                shelves,
-                st,
-                seat,
-                sorted(self.card_value(st, seat, c) for c in st.hands[seat]),
-                sorted(per_card.values(), reverse=True),
-            )
-        hand_values, best_shelves = kept[3], kept[4]
+        """What a visit to location ``number`` is worth (``inputs``: :meth:`location_inputs`
+        of the decision, worked out once for all its locations)."""
+        if inputs is None:
+            inputs = self.location_inputs(st, seat, shelves)
+        hand_values, best_shelves = inputs
         tile = st.comps.location_index(number)
         loc = st.comps.locations[tile]
         area = sorted((self.card_value(st, seat, c) for c in st.area[tile]), reverse=True)
