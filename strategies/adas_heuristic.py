@@ -136,8 +136,7 @@ class AdasHeuristic(Strategy):
         hand = [card for card in view.hands[seat] if card in CARD_TYPES]  # type: ignore[attr-defined]
         if memo is None:
             memo = HeuristicMemo()
-        values = memo.values
-        disorder = memo.disorder
+        values, disorder, best_gain, least_out = memo.values, memo.disorder, memo.gains, memo.least
 
         def books_out(row: tuple[int, ...], pmaster: tuple[int, ...]) -> int:
             key = (row, pmaster)
@@ -160,10 +159,6 @@ class AdasHeuristic(Strategy):
                 result = -WIN if rival == 0 else -mine + self.spite * rival
             values[position] = result
             return result
-
-        best_gain = memo.gains
-
-        least_out = memo.least
 
         def gain(position: Position, card: str, base: float) -> float:
             """The best improvement one play of ``card`` makes from ``position``."""

@@ -137,7 +137,6 @@ class AdasReply(RaceJudge):
         planner = self.planner
         if len(planner.disorder) > 200_000:
             planner.clear()
-        totals = [0.0] * len(chosen)
         per_sample: list[list[float]] = [[] for _ in chosen]
         replies: dict[Any, list[Any]] = {}
         leaves: dict[Any, float] = {}
@@ -145,9 +144,8 @@ class AdasReply(RaceJudge):
             for c, index in enumerate(chosen):
                 after = state.clone()
                 after.apply_trusted(legal_moves[index])
-                value = weight * self._after_move(after, replies, leaves, self.rounds)
-                totals[c] += value
-                per_sample[c].append(value)
+                per_sample[c].append(weight * self._after_move(after, replies, leaves, self.rounds))
+        totals = [sum(values) for values in per_sample]
         self.last_values = {tuple(legal_moves[i]): t for i, t in zip(chosen, totals, strict=True)}
         if self.z is not None:
             return legal_moves[chosen[paired_pick(per_sample, self.z)]]
@@ -175,10 +173,7 @@ class AdasReply(RaceJudge):
             position = before.clone()
             position.hands[opponent] = [*hand[:-1], card]  # the last card is the one drawn
             moves = position.legal_moves()
-            memo = self._memos[opponent]
-            if len(memo) > 400_000:
-                self._memos[opponent] = memo = HeuristicMemo()
-            scores = self._models[opponent].scores(position, moves, memo)
+            scores = self._model_scores(opponent, position, moves)
             top = max(scores)
             best = [tuple(m) for m, v in zip(moves, scores, strict=True) if v >= top - 1e-9]
             weight = sum(1 for m in best if m in matching) / len(best)
@@ -215,7 +210,19 @@ class AdasReply(RaceJudge):
         return (before, card, matching) if matching else None
 
     def _terminal(self, state: Any) -> float:
-        return 1.0 + self.margin * 10 if state.winner == self.seat else -self.margin * 10
+        return self._won() if state.winner == self.seat else -self.margin * 10
+
+    def _won(self) -> float:
+        """A sample's value when this seat wins (or surely will)."""
+        return 1.0 + self.margin * 10
+
+    def _model_scores(self, seat: int, position: Any, moves: list[Any]) -> list[float]:
+        """The heuristic model's scores of ``moves`` for ``seat`` (its memo kept between
+        calls, emptied when large)."""
+        memo = self._memos[seat]
+        if len(memo) > 400_000:
+            self._memos[seat] = memo = HeuristicMemo()
+        return self._models[seat].scores(position, moves, memo)
 
     def _model_moves(self, state: Any, replies: dict[Any, list[Any]], worst: bool) -> list[Any]:
         """The moves the heuristic model plays for the seat to move in ``state`` (a full
@@ -227,10 +234,7 @@ class AdasReply(RaceJudge):
         options = replies.get(key)
         if options is None:
             moves = state.legal_moves()
-            memo = self._memos[seat]
-            if len(memo) > 400_000:
-                self._memos[seat] = memo = HeuristicMemo()
-            scores = self._models[seat].scores(state, moves, memo)
+            scores = self._model_scores(seat, state, moves)
             top = max(scores)
             if top >= WIN:
                 options = [moves[scores.index(top)]]
@@ -306,7 +310,7 @@ class AdasReply(RaceJudge):
             self.tail,
         )
         if mine <= 1.0:  # a card in this seat's hand sorts its row now: a win
-            leaves[key] = value = 1.0 + self.margin * 10
+            leaves[key] = value = self._won()
             return value
         theirs = planner.turns(
             rows[other],

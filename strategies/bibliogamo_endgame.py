@@ -40,7 +40,7 @@ from typing import Any
 from simcli.game import Move, State
 from simcli.strategy import Strategy
 from strategies.bibliogamo_planner import LAST_DAY, BibliogamoPlanner
-from strategies.bibliogamo_search import continue_with
+from strategies.bibliogamo_search import continue_with, hire_move
 from strategies.search_common import check_float, check_int, check_steps, paired_pick
 
 #: Decisions the search may take over from the planner.
@@ -113,9 +113,6 @@ class BibliogamoEndgame(Strategy):
         legal = set(legal_moves)
         ranked = sorted(firsts.items(), key=lambda kv: -kv[1])
 
-        def name(first: tuple[int, int, int] | None) -> Move:
-            return "done" if first is None else f"hire {first[0]} {first[1]} {towers[first[2]].id}"
-
         completing: list[Move] = []
         done_towers: set[int] = set()
         for first, _ in ranked:  # the best-valued first hire that completes each tower
@@ -127,8 +124,8 @@ class BibliogamoEndgame(Strategy):
             gain = s.hire_gain(first[0], t)
             if len(gain) and sum(s.towers[t]) + len(gain) == towers[t].size:
                 done_towers.add(t)
-                completing.append(name(first))
-        rest = [name(first) for first, _ in ranked]
+                completing.append(hire_move(towers, first))
+        rest = [hire_move(towers, first) for first, _ in ranked]
         return [m for m in [*completing, "done", *rest] if m in legal]
 
     @staticmethod

@@ -86,15 +86,12 @@ class BibliogamoSearch(Strategy):
         best, plan = planner._best_plan(view, list(view.hand), view.hires, view.unblocked, firsts)
         towers = view.comp.towers
         ranked = sorted(firsts.items(), key=lambda kv: -kv[1])
-        own: Move = (
-            "done" if not plan else "hire {} {} {}".format(*plan[0][:2], towers[plan[0][2]].id)
-        )
-        out = [own]
+        out = [hire_move(towers, plan[0] if plan else None)]
         legal = set(legal_moves)
         for first, value in ranked:
             if len(out) >= self.candidates or value < best - self.margin:
                 break
-            move = "done" if first is None else f"hire {first[0]} {first[1]} {towers[first[2]].id}"
+            move = hire_move(towers, first)
             if move not in out and move in legal:
                 out.append(move)
         return out
@@ -127,6 +124,12 @@ class BibliogamoSearch(Strategy):
 
     def _continue(self, state: Any, chance: random.Random, stop: int | None) -> float:
         return continue_with(self._planner, self.game, state, chance, stop)
+
+
+def hire_move(towers: Any, first: tuple[int, int, int] | None) -> Move:
+    """The move of a planner's hire (card played, card paid, tower index); ``done`` for
+    None (stopping)."""
+    return "done" if first is None else f"hire {first[0]} {first[1]} {towers[first[2]].id}"
 
 
 def continue_with(

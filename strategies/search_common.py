@@ -86,8 +86,7 @@ def check_float(name: str, value: Any, minimum: float, allow_none: bool = False)
 
 def check_steps(steps: Any, allowed: tuple[str, ...]) -> frozenset[str]:
     """A non-empty list of names out of ``allowed`` (the decisions a search may take)."""
-    bad = [x for x in steps if x not in allowed] if not isinstance(steps, str) else [steps]
-    if isinstance(steps, str) or bad or not steps:
+    if isinstance(steps, str) or not steps or any(x not in allowed for x in steps):
         raise ValueError(f"steps must be a list of {', '.join(allowed)}, got {steps!r}")
     return frozenset(steps)
 
