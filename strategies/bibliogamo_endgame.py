@@ -40,7 +40,7 @@ from typing import Any
 from simcli.game import Move, State
 from simcli.strategy import Strategy
 from strategies.bibliogamo_planner import LAST_DAY, BibliogamoPlanner
-from strategies.bibliogamo_search import continue_with, hire_move
+from strategies.bibliogamo_search import hire_move, sampled_continuations
 from strategies.search_common import check_float, check_int, check_steps, paired_pick
 
 #: Decisions the search may take over from the planner.
@@ -158,14 +158,7 @@ class BibliogamoEndgame(Strategy):
         samples = self.work // (len(chosen) * days)
         samples = max(self.min_samples, min(self.max_samples, samples))
         game, rng = self.game, self.rng
-        scores: list[list[float]] = [[] for _ in chosen]
-        for _ in range(samples):
-            state = game.determinize(view, rng)
-            seed = rng.getrandbits(64)
-            for c, move in enumerate(chosen):
-                after = state.clone()
-                after.apply_trusted(move)
-                scores[c].append(self._finish(after, random.Random(seed)))
+        scores = sampled_continuations(self._planner, game, view, rng, chosen, samples)
         self.last_values = {m: sum(v) for m, v in zip(chosen, scores, strict=True)}
         self.last_samples = samples
         return chosen[self.pick(scores)]
@@ -174,7 +167,3 @@ class BibliogamoEndgame(Strategy):
         """The index of the move to play: 0 (the planner's) unless an alternative's mean
         paired difference exceeds ``keep`` and ``z`` standard errors; the best such."""
         return paired_pick(scores, self.z, self.keep)
-
-    def _finish(self, state: Any, chance: random.Random) -> float:
-        """Play the planner on ``state`` to the end of the game; the final score."""
-        return continue_with(self._planner, self.game, state, chance)

@@ -110,26 +110,41 @@ class BibliogamoSearch(Strategy):
             return chosen[0]
         game, rng = self.game, self.rng
         stop = None if self.turns is None else s.turn + self.turns
-        totals = [0.0] * len(chosen)
-        for _ in range(self.samples):
-            state = game.determinize(view, rng)
-            seed = rng.getrandbits(64)
-            for c, move in enumerate(chosen):
-                after = state.clone()
-                after.apply_trusted(move)
-                totals[c] += self._continue(after, random.Random(seed), stop)
+        values = sampled_continuations(self._planner, game, view, rng, chosen, self.samples, stop)
+        totals = [sum(v) for v in values]
         totals[0] += self.keep * self.samples
         self.last_values = dict(zip(chosen, totals, strict=True))
         return chosen[first_best(totals, 1e-9)]
-
-    def _continue(self, state: Any, chance: random.Random, stop: int | None) -> float:
-        return continue_with(self._planner, self.game, state, chance, stop)
 
 
 def hire_move(towers: Any, first: tuple[int, int, int] | None) -> Move:
     """The move of a planner's hire (card played, card paid, tower index); ``done`` for
     None (stopping)."""
     return "done" if first is None else f"hire {first[0]} {first[1]} {towers[first[2]].id}"
+
+
+def sampled_continuations(
+    planner: BibliogamoPlanner,
+    game: Any,
+    view: Any,
+    rng: random.Random,
+    moves: list[Move],
+    samples: int,
+    stop: int | None = None,
+) -> list[list[float]]:
+    """Each of ``moves`` played on ``samples`` determinisations of ``view`` (drawn from
+    ``rng``) and continued by ``planner`` (:func:`continue_with`), with common random
+    numbers: every move of a sample gets the same deck order and the same seed for the
+    chance events of its continuation. The values, by move, then by sample."""
+    values: list[list[float]] = [[] for _ in moves]
+    for _ in range(samples):
+        state = game.determinize(view, rng)
+        seed = rng.getrandbits(64)
+        for c, move in enumerate(moves):
+            after = state.clone()
+            after.apply_trusted(move)
+            values[c].append(continue_with(planner, game, after, random.Random(seed), stop))
+    return values
 
 
 def continue_with(

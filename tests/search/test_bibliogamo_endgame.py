@@ -15,6 +15,7 @@ from simcli.game import CHANCE, TERMINAL
 from simcli.games import get_game
 from strategies.bibliogamo_endgame import BibliogamoEndgame
 from strategies.bibliogamo_planner import BibliogamoPlanner
+from strategies.bibliogamo_search import continue_with
 
 SMALL = {"work": 12, "min_samples": 2, "max_samples": 3, "candidates": 3}
 
@@ -165,4 +166,4 @@ def test_hand_worked_redraw_the_planner_refuses():
     for move, expected in (("accept", 3 + 1 + 1), ("redraw", 3 + 1 + 2)):  # the real game
         after = state.clone()
         after.apply(move)
-        assert s._finish(after, random.Random(1)) == expected
+        assert continue_with(s._planner, game, after, random.Random(1)) == expected
