@@ -1,5 +1,5 @@
-"""Time per move of a search rung (``rollout_search``, ``ex_libris_endgame``) against the
-heuristic below it.
+"""Time per move of a search rung (``rollout_search``, ``ex_libris_endgame``,
+``adas_race``, ``adas_reply``, the Bibliogamo searches...) against the heuristic below it.
 
     python benchmarks/bench_rollout_search.py configs/adas-library-search.yaml [--games 6]
     python benchmarks/bench_rollout_search.py configs/ex-libris-search.yaml \
@@ -54,10 +54,13 @@ def main() -> None:
     players = config.get("players", 2)
     options = game.resolve_options(config.get("options") or {})
     specs = {s["name"]: s for s in config["strategies"]}
+    for name in (args.strategy, args.against):
+        if name is not None and name not in specs:
+            raise SystemExit(f"{args.config}: no strategy named {name!r} (has {', '.join(specs)})")
     search = specs[args.strategy]
     other = specs[args.against] if args.against else config["strategies"][0]
-    if other is search:
-        raise SystemExit(f"{args.strategy!r} is the config's first strategy: nothing to time")
+    if other is search and players > 1:
+        raise SystemExit(f"{args.strategy!r} would play itself: name its opponent with --against")
 
     def build(spec: dict, seat: int, seed: int):
         inst = load_strategy_class(spec["use"])(**(spec.get("params") or {}))
