@@ -16,6 +16,13 @@ on a shared machine the wall clock counts the other processes' turns too) and th
 time: median, 95th percentile and maximum; then the timed strategy's wins, losses and
 draws (a screen, not a ladder run: the deals are not the runner's). A solitaire config
 (``players: 1``) plays the timed strategy alone.
+
+``--reveal`` measures what hidden information is worth to a determinising search (a
+diagnostic: it breaks the rule that a strategy sees only its view). ``all`` hands the
+timed strategy a copy of the true state whenever it calls ``game.determinize``; ``hand``
+(Ada's Library) the game's own determinisation with the other seats' true hands put
+back and the draw pile dealt again from the cards left, so only the order of the draw
+pile stays unknown.
 """
 
 from __future__ import annotations
@@ -24,7 +31,9 @@ import argparse
 import random
 import statistics
 import time
+from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -38,6 +47,34 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+class Revealing:
+    """A game whose ``determinize`` tells the truth (``--reveal``): ``truth[0]`` is the
+    true state of the decision being made."""
+
+    def __init__(self, game: Any, mode: str, truth: list[Any]) -> None:
+        self.game, self.mode, self.truth = game, mode, truth
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.game, name)
+
+    def determinize(self, view: Any, rng: random.Random) -> Any:
+        true = self.truth[0]
+        if self.mode == "all":
+            return true.clone()
+        state = self.game.determinize(view, rng)
+        viewer = view.viewer
+        pool = Counter(state.draw)
+        for s, hand in enumerate(state.hands):
+            if s != viewer:
+                pool.update(hand)
+                pool.subtract(true.hands[s])
+                state.hands[s] = list(true.hands[s])
+        draw = sorted(pool.elements())
+        rng.shuffle(draw)
+        state.draw = draw
+        return state
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("config", type=Path)
@@ -48,6 +85,13 @@ def main() -> None:
     )
     parser.add_argument("--against", help="its opponent's name (default: the first strategy)")
     parser.add_argument("--paired", action="store_true", help="each deal twice, seats swapped")
+    parser.add_argument(
+        "--reveal",
+        choices=("none", "hand", "all"),
+        default="none",
+        help="a diagnostic: the timed strategy's determinisations hold the true opponents' "
+        "hands (hand, Ada's Library) or the whole true state (all)",
+    )
     args = parser.parse_args()
     config = yaml.safe_load(args.config.read_text())
     game = get_game(config["game"])
@@ -61,6 +105,9 @@ def main() -> None:
     other = specs[args.against] if args.against else config["strategies"][0]
     if other is search and players > 1:
         raise SystemExit(f"{args.strategy!r} would play itself: name its opponent with --against")
+    if args.reveal == "hand" and config["game"] != "adas_library":
+        raise SystemExit("--reveal hand knows Ada's Library's hands only; use --reveal all")
+    truth: list[Any] = [None]
 
     def build(spec: dict, seat: int, seed: int):
         inst = load_strategy_class(spec["use"])(**(spec.get("params") or {}))
@@ -75,12 +122,15 @@ def main() -> None:
         state = game.new_state(players, options, game.sample_setup(players, options, rng))
         me = g % players
         seats = [build(search if s == me else other, s, 7 * g + s) for s in range(players)]
+        if args.reveal != "none":
+            seats[me].game = Revealing(game, args.reveal, truth)
         while state.current_player != TERMINAL:
             seat = state.current_player
             if seat == CHANCE:
                 state.apply(state.sample_chance(rng))
                 continue
             moves = state.legal_moves()
+            truth[0] = state
             c0, w0 = time.process_time(), time.perf_counter()
             move = seats[seat].choose(state.view(seat), moves)
             if seat == me and len(moves) > 1:
@@ -89,7 +139,8 @@ def main() -> None:
             state.apply(move)
         winners = state.outcome().winners
         record[0 if me in winners else 1 if winners else 2] += 1
-    print(f"{args.config}: {args.games} games, {len(cpu)} decisions of {args.strategy!r}")
+    revealed = "" if args.reveal == "none" else f" (--reveal {args.reveal})"
+    print(f"{args.config}: {args.games} games, {len(cpu)} decisions of {args.strategy!r}{revealed}")
     for label, values in (("CPU", cpu), ("wall", wall)):
         print(
             f"  {label:4} s/move: median {statistics.median(values):.3f}  "
