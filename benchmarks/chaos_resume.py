@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from chaos import chaos_trial, clean_log, write_config  # noqa: E402
+from chaos import chaos_trial, clean_log, pause_for, write_config  # noqa: E402
 
 
 def main() -> None:
@@ -32,12 +32,18 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         config = write_config(folder, args.games)
-        expected = clean_log(config, folder / "clean")
+        expected, clean_seconds = clean_log(config, folder / "clean")
         equal = parents = workers = at_start = cut = left = runs = 0
         started = time.perf_counter()
         for i in range(args.trials):
             trial = chaos_trial(
-                config, folder / f"t{i}", expected, args.games, args.seed + i, args.kills
+                config,
+                folder / f"t{i}",
+                expected,
+                args.games,
+                args.seed + i,
+                args.kills,
+                pause=pause_for(clean_seconds),
             )
             kinds = [k for k, _ in trial.kills]
             equal += trial.equal and trial.status == "complete"
@@ -55,7 +61,8 @@ def main() -> None:
             )
         seconds = time.perf_counter() - started
     print(
-        f"{args.trials} trials of {args.games} games, {args.kills} kill attempts each: "
+        f"{args.trials} trials of {args.games} games, {args.kills} kills each (up to "
+        f"{3 * args.kills} moments): "
         f"{equal} logs equal to the clean run; {parents} parent and {workers} worker kills "
         f"({at_start} before the first game line), {cut} half-written last lines, "
         f"{runs} runs started, {left} processes left; {seconds:.0f} s"

@@ -56,10 +56,18 @@ def run_args(config: Path, out: Path, resume: bool, workers: int) -> list[str]:
     ]  # fmt: skip
 
 
-def clean_log(config: Path, out: Path, workers: int = 2) -> bytes:
+def clean_log(config: Path, out: Path, workers: int = 2) -> tuple[bytes, float]:
+    """The log of a clean run of ``config`` and the seconds the run took."""
+    started = time.monotonic()
     done = subprocess.run(run_args(config, out, False, workers), capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    return (out / "games.jsonl").read_bytes()
+    return (out / "games.jsonl").read_bytes(), time.monotonic() - started
+
+
+def pause_for(clean_seconds: float) -> float:
+    """The longest wait at a run's current point: up to a second, but at most a fifth of
+    a clean run's time, so that on a fast machine the run is still going when it ends."""
+    return min(1.0, clean_seconds / 5)
 
 
 def _lines(out: Path) -> int:
@@ -107,6 +115,14 @@ def _wait_for(out: Path, lines: int, proc: subprocess.Popen, timeout: float) -> 
     return proc.poll() is None
 
 
+def _complete(out: Path) -> bool:
+    """True when the run in ``out`` has finished (its run.json says ``complete``)."""
+    try:
+        return json.loads((out / "run.json").read_text()).get("status") == "complete"
+    except (OSError, ValueError):
+        return False
+
+
 def chaos_trial(
     config: Path,
     out: Path,
@@ -115,17 +131,26 @@ def chaos_trial(
     seed: int,
     kills: int,
     workers: int = 2,
+    attempts: int | None = None,
+    pause: float = 1.0,
 ) -> Trial:
     """Run ``config`` into ``out`` with ``kills`` kills at random moments (each a parent
     or, at most once per run process, a worker; a worker kill costs that game a retry,
     and a second one could cost the game itself), resuming after every parent kill, then
-    resume to the end; compare the final log with ``expected`` (a clean run's)."""
+    resume to the end; compare the final log with ``expected`` (a clean run's).
+
+    A moment may come too late (the run ended before it): up to ``attempts`` moments
+    (default three per kill) are drawn until ``kills`` kills have landed, and none once
+    the run is complete. How many land depends on how fast the machine plays the games
+    against ``pause``, the longest wait at the run's current point."""
     rng = random.Random(seed)
     trial = Trial(seed)
     seen: set[int] = set()
     proc: subprocess.Popen | None = None
     worker_killed = False
-    for _ in range(kills):
+    for _ in range(3 * kills if attempts is None else attempts):
+        if len(trial.kills) >= kills or _complete(out):
+            break
         if proc is None or proc.poll() is not None:
             proc = subprocess.Popen(
                 run_args(config, out, (out / "run.json").exists(), workers),
@@ -134,15 +159,17 @@ def chaos_trial(
             )
             trial.runs += 1
             worker_killed = False
-        # a moment: a point in the log ahead and a random pause after it; at the point
-        # where the run is (0 games ahead) the pause of up to a second lands while it
-        # starts, takes the lock, checks the log it resumes or writes its run.json
-        ahead = rng.choice([0, rng.randrange(1, max(2, games // 3))])
-        pause = rng.uniform(0, 1.0) if ahead == 0 else rng.uniform(0, 0.05)
+        # a moment: a point in the log ahead (within the first third of the games still
+        # to play) and a random wait after it; at the point where the run is (0 games
+        # ahead) the wait of up to ``pause`` lands while it starts, takes the lock,
+        # checks the log it resumes or writes its run.json
+        left = games - _lines(out)
+        ahead = rng.choice([0, rng.randrange(1, max(2, left // 3))])
+        wait = rng.uniform(0, pause) if ahead == 0 else rng.uniform(0, 0.05)
         target = "worker" if rng.random() < 0.4 and not worker_killed else "parent"
         if not _wait_for(out, _lines(out) + ahead, proc, timeout=120):
             continue  # the run ended before that point
-        time.sleep(pause)
+        time.sleep(wait)
         seen.update(_descendants(proc.pid))
         if target == "worker":
             workers_now = _children(proc.pid)
@@ -159,11 +186,12 @@ def chaos_trial(
     if proc is not None and proc.poll() is None:
         proc.wait(timeout=300)
     for _ in range(3):  # resume to the end (a run killed before run.json says nothing)
-        info = out / "run.json"
-        if info.exists() and json.loads(info.read_text()).get("status") == "complete":
+        if _complete(out):
             break
         done = subprocess.run(
-            run_args(config, out, info.exists(), workers), capture_output=True, text=True
+            run_args(config, out, (out / "run.json").exists(), workers),
+            capture_output=True,
+            text=True,
         )
         trial.runs += 1
         if done.returncode not in (0, 1):

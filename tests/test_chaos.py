@@ -5,7 +5,7 @@ trials here; ``benchmarks/chaos_resume.py`` runs many (figures in docs/running.m
 from __future__ import annotations
 
 import pytest
-from chaos import chaos_trial, clean_log, write_config
+from chaos import chaos_trial, clean_log, pause_for, write_config
 
 # Some twenty short runs started and killed: about half a minute.
 pytestmark = pytest.mark.slow
@@ -17,13 +17,17 @@ GAMES = 600
 def clean(tmp_path_factory):
     folder = tmp_path_factory.mktemp("chaos")
     config = write_config(folder, GAMES)
-    return config, clean_log(config, folder / "clean")
+    return (config, *clean_log(config, folder / "clean"))
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_random_kills_and_resumes_end_in_the_clean_log(tmp_path, clean, seed) -> None:
-    config, expected = clean
-    trial = chaos_trial(config, tmp_path / "out", expected, GAMES, seed, kills=5)
+    config, expected, seconds = clean
+    # the kills must land while the run is going, however fast this machine plays it:
+    # up to three moments a kill, and waits scaled to a clean run's time
+    trial = chaos_trial(
+        config, tmp_path / "out", expected, GAMES, seed, kills=5, pause=pause_for(seconds)
+    )
     assert trial.status == "complete", trial
     assert len(trial.kills) >= 3, trial  # the kills landed during the run
     assert trial.equal, trial
