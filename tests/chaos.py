@@ -131,7 +131,6 @@ def chaos_trial(
     seed: int,
     kills: int,
     workers: int = 2,
-    attempts: int | None = None,
     pause: float = 1.0,
 ) -> Trial:
     """Run ``config`` into ``out`` with ``kills`` kills at random moments (each a parent
@@ -139,16 +138,16 @@ def chaos_trial(
     and a second one could cost the game itself), resuming after every parent kill, then
     resume to the end; compare the final log with ``expected`` (a clean run's).
 
-    A moment may come too late (the run ended before it): up to ``attempts`` moments
-    (default three per kill) are drawn until ``kills`` kills have landed, and none once
-    the run is complete. How many land depends on how fast the machine plays the games
-    against ``pause``, the longest wait at the run's current point."""
+    A moment may come too late (the run ended before it): up to three moments a kill are
+    drawn until ``kills`` kills have landed, and none once the run is complete. How many
+    land depends on how fast the machine plays the games against ``pause``, the longest
+    wait at the run's current point."""
     rng = random.Random(seed)
     trial = Trial(seed)
     seen: set[int] = set()
     proc: subprocess.Popen | None = None
     worker_killed = False
-    for _ in range(3 * kills if attempts is None else attempts):
+    for _ in range(3 * kills):
         if len(trial.kills) >= kills or _complete(out):
             break
         if proc is None or proc.poll() is not None:
@@ -163,11 +162,11 @@ def chaos_trial(
         # to play) and a random wait after it; at the point where the run is (0 games
         # ahead) the wait of up to ``pause`` lands while it starts, takes the lock,
         # checks the log it resumes or writes its run.json
-        left = games - _lines(out)
-        ahead = rng.choice([0, rng.randrange(1, max(2, left // 3))])
+        now = _lines(out)
+        ahead = rng.choice([0, rng.randrange(1, max(2, (games - now) // 3))])
         wait = rng.uniform(0, pause) if ahead == 0 else rng.uniform(0, 0.05)
         target = "worker" if rng.random() < 0.4 and not worker_killed else "parent"
-        if not _wait_for(out, _lines(out) + ahead, proc, timeout=120):
+        if not _wait_for(out, now + ahead, proc, timeout=120):
             continue  # the run ended before that point
         time.sleep(wait)
         seen.update(_descendants(proc.pid))
