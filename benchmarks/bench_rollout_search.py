@@ -100,13 +100,13 @@ def main() -> None:
     specs = {s["name"]: s for s in config["strategies"]}
     for name in (args.strategy, args.against):
         if name is not None and name not in specs:
-            raise SystemExit(f"{args.config}: no strategy named {name!r} (has {', '.join(specs)})")
+            parser.error(f"{args.config}: no strategy named {name!r} (has {', '.join(specs)})")
     search = specs[args.strategy]
     other = specs[args.against] if args.against else config["strategies"][0]
     if other is search and players > 1:
-        raise SystemExit(f"{args.strategy!r} would play itself: name its opponent with --against")
+        parser.error(f"{args.strategy!r} would play itself: name its opponent with --against")
     if args.reveal == "hand" and config["game"] != "adas_library":
-        raise SystemExit("--reveal hand knows Ada's Library's hands only; use --reveal all")
+        parser.error("--reveal hand knows Ada's Library's hands only; use --reveal all")
     truth: list[Any] = [None]
 
     def build(spec: dict, seat: int, seed: int):
