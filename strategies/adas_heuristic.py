@@ -26,7 +26,7 @@ from simcli.games.adas_library.rows import (
     exchange_positions,
     move_targets,
     out_of_order,
-    ranks,
+    ranks_of,
     shifted,
     switch_pairs,
 )
@@ -142,7 +142,7 @@ class AdasHeuristic(Strategy):
             key = (row, pmaster)
             found = disorder.get(key)
             if found is None:
-                found = disorder[key] = out_of_order(row, ranks(pmaster))
+                found = disorder[key] = out_of_order(row, ranks_of(pmaster))
             return found
 
         def value(position: Position) -> float:
@@ -160,8 +160,10 @@ class AdasHeuristic(Strategy):
             values[position] = result
             return result
 
-        def gain(position: Position, card: str, base: float) -> float:
-            """The best improvement one play of ``card`` makes from ``position``."""
+        def gain(position: Position, card: str, base: float, spited: list[float]) -> float:
+            """The best improvement one play of ``card`` makes from ``position``
+            (``spited``: empty, or ``spite`` times the position's rival books out of order,
+            kept there for the other cards' gains from the same position)."""
             if card in OWN_ROW:
                 # only this seat's row changes: the best play leaves the fewest books out
                 # of order, which depends on the row and the master order alone
@@ -182,8 +184,10 @@ class AdasHeuristic(Strategy):
                     return 0.0
                 if least == 0:
                     return max(0.0, WIN - base)
-                rival = min(books_out(r, pmaster) for s, r in enumerate(prow) if s != seat)
-                return max(0.0, (-least + self.spite * rival) - base)
+                if not spited:
+                    rival = min(books_out(r, pmaster) for s, r in enumerate(prow) if s != seat)
+                    spited.append(self.spite * rival)
+                return max(0.0, (-least + spited[0]) - base)
             key = (position, card)
             found = best_gain.get(key)
             if found is None:
@@ -215,7 +219,8 @@ class AdasHeuristic(Strategy):
                 continue
             rest = list(hand)
             rest.remove(card)
-            gains = [gain(after, c, v1) for c in sorted(set(rest))]
+            spited: list[float] = []
+            gains = [gain(after, c, v1, spited) for c in sorted(set(rest))]
             score = v1
             if gains:
                 score += self.follow_up * max(gains) + self.spare * sum(gains) / len(gains)

@@ -38,10 +38,10 @@ from simcli.games.adas_library.rows import (
     MASTER_N,
     MOVE_N,
     SWITCH_N,
+    disorder,
     end_targets,
     move_targets,
-    out_of_order,
-    ranks,
+    ranks_of,
     shifted,
 )
 from simcli.strategy import Strategy
@@ -55,31 +55,63 @@ class Planner:
     """Solo race plans: the fewest own turns to sort a row with known future cards.
 
     Memoises books out of order and the rows each card can make, so the plans of one
-    decision (many candidates, many samples, both seats) share the work."""
+    decision (many candidates, many samples, both seats) share the work. Each (row,
+    master order) a plan reaches is numbered once (a node): the plan's search keys on
+    the numbers, which hash far faster than the rows."""
 
     def __init__(self) -> None:
-        self.disorder: dict[tuple[Row, Row], float] = {}
         self.shifts: dict[tuple[str, Row], list[Row]] = {}
-        self.ranks: dict[Row, list[int]] = {}
+        #: (row, master) -> its node number; per node: (row, master) and its score
+        self.node_of: dict[tuple[Row, Row], int] = {}
+        self.nodes: list[tuple[Row, Row]] = []
+        self.scores: list[float] = []
+        #: (card, node[, partner's row]) -> ((node, score) after each play of the card,
+        #: True when one of them is sorted)
+        self.plays: dict[tuple[Any, ...], tuple[list[tuple[int, float]], bool]] = {}
 
     def clear(self) -> None:
-        self.disorder.clear()
         self.shifts.clear()
-        self.ranks.clear()
+        self.node_of.clear()
+        self.nodes.clear()
+        self.scores.clear()
+        self.plays.clear()
+
+    def __len__(self) -> int:
+        return len(self.nodes) + len(self.plays)
+
+    def node(self, row: Row, master: Row) -> int:
+        """The number of (row, master), given the first time it is seen."""
+        key = (row, master)
+        found = self.node_of.get(key)
+        if found is None:
+            found = self.node_of[key] = len(self.nodes)
+            self.nodes.append(key)
+            out, descents = disorder(row, ranks_of(master))
+            self.scores.append(out + 0.1 * descents)
+        return found
 
     def score(self, row: Row, master: Row) -> float:
         """Books out of order, plus a tenth per place where the ranks step down (a
         tie-break between rows as far from sorted): 0 exactly when sorted."""
-        key = (row, master)
-        found = self.disorder.get(key)
+        return self.scores[self.node(row, master)]
+
+    def scored_plays(
+        self, card: str, node: int, other: Row
+    ) -> tuple[list[tuple[int, float]], bool]:
+        """:meth:`successors` of ``card`` from a node, as (node, score) pairs, and whether
+        one of them sorts the row (memoised: a decision plans from the same rows many
+        times)."""
+        key: tuple[Any, ...] = (card, node)
+        if card == "exchange":
+            key += (other,)
+        found = self.plays.get(key)
         if found is None:
-            rank = self.ranks.get(master)
-            if rank is None:
-                rank = self.ranks[master] = ranks(master)
-            rs = [rank[c] for c in row]
-            descents = sum(1 for a, b in zip(rs, rs[1:], strict=False) if b < a)
-            found = out_of_order(row, rank) + 0.1 * descents
-            self.disorder[key] = found
+            scores = self.scores
+            after = []
+            for r, m in self.successors(card, *self.nodes[node], other):
+                n = self.node(r, m)
+                after.append((n, scores[n]))
+            found = self.plays[key] = (after, any(v == 0 for _, v in after))
         return found
 
     def shifted_rows(self, card: str, items: Row) -> list[Row]:
@@ -138,13 +170,15 @@ class Planner:
         """Own turns until ``row`` is sorted: each turn plays (or discards) one card of the
         hand and then draws the next of ``draws``; a beam search of ``depth`` turns that
         keeps ``beam`` positions a turn."""
-        if self.score(row, master) == 0:
+        scores = self.scores
+        start = self.node(row, master)
+        if scores[start] == 0:
             return 0.0
-        frontier: list[tuple[Row, Row, tuple[str, ...]]] = [(row, master, hand)]
+        frontier: list[tuple[int, tuple[str, ...]]] = [(start, hand)]
         for turn in range(1, depth + 1):
             drawn = draws[turn - 1] if turn - 1 < len(draws) else None
-            found: dict[tuple[Row, Row, tuple[str, ...]], float] = {}
-            for prow, pmaster, phand in frontier:
+            found: dict[tuple[int, tuple[str, ...]], float] = {}
+            for node, phand in frontier:
                 previous = None
                 for i, card in enumerate(phand):
                     if card == previous:
@@ -153,18 +187,18 @@ class Planner:
                     rest = phand[:i] + phand[i + 1 :]
                     if drawn is not None:
                         rest = tuple(sorted((*rest, drawn)))
-                    key = (prow, pmaster, rest)
+                    key = (node, rest)
                     if key not in found:  # the discard
-                        found[key] = self.score(prow, pmaster)
-                    for nrow, nmaster in self.successors(card, prow, pmaster, other):
-                        value = self.score(nrow, nmaster)
-                        if value == 0:
-                            return float(turn)
-                        found.setdefault((nrow, nmaster, rest), value)
+                        found[key] = scores[node]
+                    after, sorts = self.scored_plays(card, node, other)
+                    if sorts:
+                        return float(turn)
+                    for child, value in after:
+                        found.setdefault((child, rest), value)
             if not found:  # no cards left: the draws of the plan ran out
-                return turn - 1 + tail * min(int(self.score(r, m)) for r, m, _ in frontier)
+                return turn - 1 + tail * min(int(scores[n]) for n, _ in frontier)
             frontier = nsmallest(beam, found, key=found.__getitem__)
-        rest_disorder = min(int(self.score(r, m)) for r, m, _ in frontier)
+        rest_disorder = min(int(scores[n]) for n, _ in frontier)
         return depth + tail * rest_disorder
 
 
@@ -250,7 +284,7 @@ class AdasRace(RaceJudge):
         if len(chosen) == 1:
             return legal_moves[chosen[0]]
         planner = self.planner
-        if len(planner.disorder) > 200_000:
+        if len(planner) > 200_000:
             planner.clear()
         seat = self.seat
         totals = [0.0] * len(chosen)

@@ -17,7 +17,7 @@ from simcli.game import CHANCE, TERMINAL, IllegalMoveError
 from simcli.games import get_game
 from simcli.games.adas_library import AdasLibrary, AdasState, partner_of
 from simcli.games.adas_library.components import CARD_TYPES
-from simcli.games.adas_library.rows import is_sorted, out_of_order, ranks
+from simcli.games.adas_library.rows import disorder, is_sorted, out_of_order, ranks, ranks_of
 
 NAMES = {"Y": "yellow", "T": "teal", "G": "gray", "M": "magenta", "B": "blue", "R": "red"}
 GAME = AdasLibrary()
@@ -84,6 +84,21 @@ def test_sorted_ignores_missing_colours() -> None:
     assert not is_sorted([idx[c] for c in "YYGGGBBBRB"], rank)
     assert out_of_order([idx[c] for c in "YYGGGBBBRB"], rank) == 1
     assert out_of_order([idx[c] for c in "RBMGTYRBMG"], rank) == 8  # longest run: 2
+
+
+def test_disorder_counts_books_out_of_order_and_descents_in_one_pass() -> None:
+    """Master Y T G M B R. YYGGGBBBRB: 1 book out of order, one step down (R to B).
+    RBMGTYRBMG: ranks 5 4 3 2 1 0 5 4 3 2, steps down at 8 of 9 places, 8 books out of
+    order. Master order R B M G T Y (reversed): RBMGTY is sorted (0, 0)."""
+    idx = {c: i for i, c in enumerate("YTGMBR")}
+    rank = ranks_of((0, 1, 2, 3, 4, 5))
+    assert rank == (0, 1, 2, 3, 4, 5) and ranks_of((0, 1, 2, 3, 4, 5)) is rank  # kept
+    assert disorder([idx[c] for c in "YYGGGBBBRB"], rank) == (1, 1)
+    assert disorder([idx[c] for c in "RBMGTYRBMG"], rank) == (8, 8)
+    reverse = ranks_of((5, 4, 3, 2, 1, 0))
+    assert reverse == tuple(ranks([5, 4, 3, 2, 1, 0]))
+    assert disorder([idx[c] for c in "RBMGTY"], reverse) == (0, 0)
+    assert disorder([idx[c] for c in "RBMGTYRBMG"], reverse) == (4, 1)
 
 
 def test_missing_colours_win_by_switch() -> None:

@@ -111,6 +111,42 @@ def test_planner_counts_own_turns():
     assert planner.turns((1, 0), master, row, ("master1",), [], 2, 4, 1.0) == 1
 
 
+def test_planner_memo_does_not_change_plans():
+    """One planner reused for many plans (its numbered rows and memoised plays shared, as
+    in a decision) gives every plan a fresh planner gives: 60 positions of seeded random
+    games, both seats, with and without the draws, before and after a clear."""
+    game = get_game("adas_library")
+    opts = game.resolve_options({})
+    rng = random.Random(17)
+    cases = []
+    for deal in range(6):
+        state = game.new_state(2, opts, game.sample_setup(2, opts, random.Random(deal)))
+        for _ in range(10):
+            if state.is_terminal():
+                break
+            if state.current_player < 0:
+                state.apply(state.sample_chance(rng))
+                continue
+            for seat in (0, 1):
+                rows = [tuple(r) for r in state.rows]
+                hand = tuple(sorted(state.hands[seat]))
+                draws = list(state.draw[seat::2])
+                for plan_draws in (draws, []):
+                    cases.append(
+                        (rows[seat], tuple(state.master), rows[1 - seat], hand, plan_draws)
+                    )
+            state.apply(rng.choice(state.legal_moves()))
+    assert len(cases) >= 100
+    shared = Planner()
+    first = [shared.turns(*case, 3, 4, 1.2) for case in cases]
+    assert first == [Planner().turns(*case, 3, 4, 1.2) for case in cases]
+    assert len(shared) > 0
+    shared.clear()
+    assert len(shared) == 0
+    assert [shared.turns(*case, 3, 4, 1.2) for case in reversed(cases)] == first[::-1]
+    assert len(set(first)) > 3  # the positions differ in how far they are from sorted
+
+
 def test_params_and_registry():
     assert load_strategy_class("adas_race") is AdasRace
     for bad in (

@@ -32,6 +32,13 @@ def ranks(master: Sequence[int]) -> list[int]:
     return rank
 
 
+@cache
+def ranks_of(master: tuple[int, ...]) -> tuple[int, ...]:
+    """:func:`ranks` of a master order given as a tuple, computed once per order (there
+    are 720 with six colours): for searches that rank the same orders many times."""
+    return tuple(ranks(master))
+
+
 def is_sorted(row: Sequence[int], rank: Sequence[int]) -> bool:
     previous = -1
     for colour in row:
@@ -55,6 +62,25 @@ def out_of_order(row: Sequence[int], rank: Sequence[int]) -> int:
         else:
             tails[i] = r
     return len(row) - len(tails)
+
+
+def disorder(row: Sequence[int], rank: Sequence[int]) -> tuple[int, int]:
+    """(:func:`out_of_order`, the places where the rank steps down from one book to the
+    next), in one pass: what a search scores a row by."""
+    tails: list[int] = []
+    descents = 0
+    previous = -1
+    for colour in row:
+        r = rank[colour]
+        if r < previous:
+            descents += 1
+        previous = r
+        i = bisect_right(tails, r)
+        if i == len(tails):
+            tails.append(r)
+        else:
+            tails[i] = r
+    return len(row) - len(tails), descents
 
 
 def shifted(items: Sequence[int], source: int, target: int) -> list[int]:
