@@ -24,7 +24,11 @@ as one it cannot touch. This strategy plays the opponent's next turn explicitly:
    ``sigmoid((lead + 0.5) / scale) + margin * lead``; a game won or lost on the way,
    or a leaf where a card in this seat's hand sorts its row, is worth ``1 + 10 *
    margin`` or ``-10 * margin``;
-4. the candidate with the best total over the samples (the same determinisations for
+4. with ``extra`` above 0, the ``finalists`` candidates with the best totals (the
+   heuristic's own move, its top-scored candidate, always among them) are played on
+   ``extra`` further determinisations, the same for each, and the others drop out: the
+   budget goes where the choice is close;
+5. the candidate with the best total over the samples (the same determinisations for
    every candidate) is played; ties go to the heuristic's order. With ``z`` set, the
    heuristic's own move (its top-scored candidate) is played unless an alternative
    earns the change: its per-sample differences from that move (paired: the same
@@ -32,8 +36,8 @@ as one it cannot touch. This strategy plays the opponent's next turn explicitly:
    among the alternatives that pass, the best mean.
 
 The opponent's reply is a model of its play, not a search of it; the budget is counted
-(samples x candidates replies and plans), never timed. Two players only: with four it
-plays the heuristic's best move.
+(samples x candidates + extra x finalists replies and plans), never timed. Two players
+only: with four it plays the heuristic's best move.
 """
 
 from __future__ import annotations
@@ -56,14 +60,16 @@ class AdasReply(RaceJudge):
     description = (
         "Ada's Library: the heuristic's best moves judged after the opponent's modelled "
         "reply by both seats' planned races on sampled determinisations; params: samples, "
-        "candidates, disruptive, reply, reply_candidates, rounds, infer, depth, beam, "
-        "opponent_depth, opponent_beam, tail, scale, margin, weight, z"
+        "extra, finalists, candidates, disruptive, reply, reply_candidates, rounds, infer, "
+        "depth, beam, opponent_depth, opponent_beam, tail, scale, margin, weight, z"
     )
     games = ("adas_library",)
 
     def __init__(
         self,
         samples: int = 12,
+        extra: int = 0,
+        finalists: int = 4,
         candidates: int = 8,
         disruptive: int = 0,
         reply: str = "heuristic",
@@ -83,6 +89,8 @@ class AdasReply(RaceJudge):
     ) -> None:
         self.z = check_float("z", z, 0.0, allow_none=True)
         self.samples = check_int("samples", samples, 1)
+        self.extra = check_int("extra", extra, 0)
+        self.finalists = check_int("finalists", finalists, 2)
         self.candidates = check_int("candidates", candidates, 1)
         self.disruptive = check_int("disruptive", disruptive, 0)
         if reply not in REPLIES:
@@ -135,37 +143,55 @@ class AdasReply(RaceJudge):
         if len(chosen) == 1 or view.players != 2:  # type: ignore[attr-defined]
             return legal_moves[chosen[0]]
         planner = self.planner
-        if len(planner.disorder) > 200_000:
+        if len(planner) > 200_000:
             planner.clear()
         per_sample: list[list[float]] = [[] for _ in chosen]
         replies: dict[Any, list[Any]] = {}
         leaves: dict[Any, float] = {}
-        for state, weight in self._deals(view):
-            for c, index in enumerate(chosen):
-                after = state.clone()
-                after.apply_trusted(legal_moves[index])
-                per_sample[c].append(weight * self._after_move(after, replies, leaves, self.rounds))
+
+        def sample(deals: list[tuple[Any, float]], which: list[int]) -> None:
+            for state, weight in deals:
+                for c in which:
+                    after = state.clone()
+                    after.apply_trusted(legal_moves[chosen[c]])
+                    value = self._after_move(after, replies, leaves, self.rounds)
+                    per_sample[c].append(weight * value)
+
+        sample(self._deals(view), list(range(len(chosen))))
+        if self.extra and len(chosen) > self.finalists:
+            # the finalists (the heuristic's move, candidate 0, always among them) are
+            # judged again on more determinisations; the others drop out
+            first = [sum(values) for values in per_sample]
+            ranked = sorted(range(1, len(chosen)), key=lambda c: -first[c])
+            kept = [0, *sorted(ranked[: self.finalists - 1])]
+            sample(self._deals(view, self.extra), kept)
+            chosen = [chosen[c] for c in kept]
+            per_sample = [per_sample[c] for c in kept]
+        elif self.extra:
+            sample(self._deals(view, self.extra), list(range(len(chosen))))
         totals = [sum(values) for values in per_sample]
         self.last_values = {tuple(legal_moves[i]): t for i, t in zip(chosen, totals, strict=True)}
         if self.z is not None:
             return legal_moves[chosen[paired_pick(per_sample, self.z)]]
         return legal_moves[chosen[first_best(totals, 1e-9)]]
 
-    def _deals(self, view: Any) -> list[tuple[Any, float]]:
-        """``samples`` determinisations of ``view`` with their weights. With ``infer``
-        above 0 and the opponent's last move seen, up to ``infer * samples`` are drawn and
-        each is weighted by the chance that the heuristic model, holding that deal's hand
-        (its current hand minus the card it drew, plus the card it played), makes the
-        move it made; deals of weight 0 are dropped. When none fits, the first
-        ``samples`` count alike."""
-        tries = [self.game.determinize(view, self.rng) for _ in range(self.samples)]
+    def _deals(self, view: Any, samples: int | None = None) -> list[tuple[Any, float]]:
+        """``samples`` (default: the strategy's ``samples``) determinisations of ``view``
+        with their weights. With ``infer`` above 0 and the opponent's last move seen, up to
+        ``infer * samples`` are drawn and each is weighted by the chance that the
+        heuristic model, holding that deal's hand (its current hand minus the card it
+        drew, plus the card it played), makes the move it made; deals of weight 0 are
+        dropped. When none fits, the first ``samples`` count alike."""
+        if samples is None:
+            samples = self.samples
+        tries = [self.game.determinize(view, self.rng) for _ in range(samples)]
         seen = self._opponent_move(view) if self.infer else None
         if seen is None:
             return [(state, 1.0) for state in tries]
         before, card, matching = seen
         opponent = 1 - self.seat
         kept: list[tuple[Any, float]] = []
-        for attempt in range(self.infer * self.samples):
+        for attempt in range(self.infer * samples):
             if attempt >= len(tries):
                 tries.append(self.game.determinize(view, self.rng))
             state = tries[attempt]
@@ -179,10 +205,10 @@ class AdasReply(RaceJudge):
             weight = sum(1 for m in best if m in matching) / len(best)
             if weight > 0:
                 kept.append((state, weight))
-                if len(kept) == self.samples:
+                if len(kept) == samples:
                     break
         self.last_accepted = len(kept)
-        return kept or [(state, 1.0) for state in tries[: self.samples]]
+        return kept or [(state, 1.0) for state in tries[:samples]]
 
     def _opponent_move(self, view: Any) -> tuple[Any, str, set[Any]] | None:
         """(the position the opponent moved from, as this seat saw it; the card it

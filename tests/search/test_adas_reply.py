@@ -183,10 +183,43 @@ def test_the_reply_changes_the_choice():
     assert reply.last_values[tuple(move)] > 2 * -0.5
 
 
+def test_extra_determinisations_judge_the_finalists_again():
+    """``extra``: the first round is the plain search's (the same draws of the strategy's
+    RNG come first), then the heuristic's own move (candidate 0) and the ``finalists - 1``
+    best of the others by that round's totals are played on ``extra`` more
+    determinisations and only they keep values, each now a sum over both rounds. Fewer
+    candidates than finalists: every candidate plays the extra round."""
+    game, state = two_player_state(seed=8, decisions=2)
+    seat = state.current_player
+    moves = state.legal_moves()
+    params = {**SMALL, "candidates": 6}
+    plain = started(AdasReply(**params), game, seat, seed=5)
+    plain.choose(state.view(seat), moves)
+    first = dict(plain.last_values)
+    order = list(first)  # the candidates in the heuristic's order
+    assert len(order) >= 4
+    finalists = {order[0], *sorted(order[1:], key=lambda k: -first[k])[:2]}
+    runs = []
+    for _ in range(2):
+        s = started(AdasReply(**params, extra=4, finalists=3), game, seat, seed=5)
+        move = s.choose(state.view(seat), moves)
+        assert set(s.last_values) == finalists
+        assert tuple(move) in finalists
+        for key in finalists:
+            assert s.last_values[key] != pytest.approx(first[key])
+        runs.append((move, values(s)))
+    assert runs[0] == runs[1]
+    few = started(AdasReply(**{**SMALL, "candidates": 2}, extra=3, finalists=4), game, seat, 5)
+    few.choose(state.view(seat), moves)
+    assert len(few.last_values) == 2
+
+
 def test_params_and_registry():
     assert load_strategy_class("adas_reply") is AdasReply
     for bad in (
         {"samples": 0},
+        {"extra": -1},
+        {"finalists": 1},
         {"candidates": 0},
         {"reply": "best"},
         {"reply_candidates": 0},
