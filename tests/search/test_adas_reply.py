@@ -36,18 +36,20 @@ def test_same_seed_same_choice_and_values():
     assert runs[0][1] != runs[2][1]  # another seed, other determinisations
 
 
-@pytest.mark.parametrize("reply", ["heuristic", "worst"])
-def test_other_true_hidden_cards_same_choice(reply):
+@pytest.mark.parametrize(
+    "params", [{"reply": "heuristic"}, {"reply": "worst"}, {"extra": 3, "finalists": 2}]
+)
+def test_other_true_hidden_cards_same_choice(params):
     """Another true state with the same view (the opponent's hand and the draw pile
     re-dealt) gives exactly the same decision and candidate values."""
     game, state = two_player_state(seed=4, decisions=3)
-    picks = picks_for_two_true_states(game, state, lambda: AdasReply(reply=reply, **SMALL), values)
+    picks = picks_for_two_true_states(game, state, lambda: AdasReply(**params, **SMALL), values)
     assert picks[0] == picks[1]
     assert picks[0][1]
 
 
-@pytest.mark.parametrize("infer", [0, 3])
-def test_never_touches_the_chance_rng_or_the_global_random(monkeypatch, infer):
+@pytest.mark.parametrize("params", [{"infer": 0}, {"infer": 3}, {"infer": 3, "extra": 2}])
+def test_never_touches_the_chance_rng_or_the_global_random(monkeypatch, params):
     """A whole game against the heuristic: no decision changes the driver's chance RNG
     or the true state, and the global generator is never called."""
     game = get_game("adas_library")
@@ -56,7 +58,7 @@ def test_never_touches_the_chance_rng_or_the_global_random(monkeypatch, infer):
     state = game.new_state(2, opts, game.sample_setup(2, opts, chance))
     refuse_global_random(monkeypatch)
     players = [
-        started(AdasReply(infer=infer, **SMALL), game, 0, seed=3),
+        started(AdasReply(**params, **SMALL), game, 0, seed=3),
         started(load_strategy_class("adas_heuristic")(), game, 1, seed=4),
     ]
     searched = sum(
