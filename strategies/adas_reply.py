@@ -207,7 +207,7 @@ class AdasReply(RaceJudge):
                 kept.append((state, weight))
                 if len(kept) == samples:
                     break
-        self.last_accepted = len(kept)
+        self.last_accepted += len(kept)  # both rounds' deals, with extra
         return kept or [(state, 1.0) for state in tries[:samples]]
 
     def _opponent_move(self, view: Any) -> tuple[Any, str, set[Any]] | None:

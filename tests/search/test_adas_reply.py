@@ -216,6 +216,30 @@ def test_extra_determinisations_judge_the_finalists_again():
     assert len(few.last_values) == 2
 
 
+def test_last_accepted_counts_the_fitting_deals_of_both_rounds():
+    """With ``infer`` and ``extra``, ``last_accepted`` counts the determinisations that fit
+    the opponent's last move in both rounds: never more than ``samples + extra`` (3 + 2),
+    and 5 at some decision of a seeded game, which the first round alone cannot reach."""
+    game = get_game("adas_library")
+    opts = game.resolve_options({})
+    chance = random.Random(0)
+    state = game.new_state(2, opts, game.sample_setup(2, opts, chance))
+    reply = started(AdasReply(**SMALL, infer=3, extra=2), game, 0, seed=3)
+    players = [reply, started(AdasHeuristic(), game, 1, seed=4)]
+    accepted = []
+    while state.current_player != TERMINAL:
+        seat = state.current_player
+        if seat == CHANCE:
+            state.apply(state.sample_chance(chance))
+            continue
+        move = players[seat].choose(state.view(seat), state.legal_moves())
+        if seat == 0 and reply.last_values:
+            accepted.append(reply.last_accepted)
+        state.apply(move)
+    assert max(accepted) == 3 + 2
+    assert all(0 <= n <= 5 for n in accepted)
+
+
 def test_params_and_registry():
     assert load_strategy_class("adas_reply") is AdasReply
     for bad in (
