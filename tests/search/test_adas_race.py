@@ -109,12 +109,17 @@ def test_planner_counts_own_turns():
     assert planner.turns(row, master, row, ("switch3",), [], 3, 4, 1.0) == 1 + 1.0 * 1
     # a master change sorts a row too
     assert planner.turns((1, 0), master, row, ("master1",), [], 2, 4, 1.0) == 1
+    # the beam's ranking: books out of order plus a tenth per step down of the ranks
+    assert planner.score(row, master) == pytest.approx(1 + 0.1 * 1)  # 1 0 0 2: one step
+    assert planner.score((2, 1, 0), master) == pytest.approx(2 + 0.1 * 2)
+    assert planner.score((1, 2, 0), master) == pytest.approx(1 + 0.1 * 1)
+    assert planner.score((0, 1, 2), master) == 0
 
 
 def test_planner_memo_does_not_change_plans():
     """One planner reused for many plans (its numbered rows and memoised plays shared, as
-    in a decision) gives every plan a fresh planner gives: 60 positions of seeded random
-    games, both seats, with and without the draws, before and after a clear."""
+    in a decision) gives every plan a fresh planner gives: up to 60 positions of seeded
+    random games, both seats, with and without the draws, before and after a clear."""
     game = get_game("adas_library")
     opts = game.resolve_options({})
     rng = random.Random(17)

@@ -211,9 +211,14 @@ def test_extra_determinisations_judge_the_finalists_again():
             assert s.last_values[key] != pytest.approx(first[key])
         runs.append((move, values(s)))
     assert runs[0] == runs[1]
-    few = started(AdasReply(**{**SMALL, "candidates": 2}, extra=3, finalists=4), game, seat, 5)
+    two = {**SMALL, "candidates": 2}
+    few = started(AdasReply(**two, extra=3, finalists=4), game, seat, 5)
     few.choose(state.view(seat), moves)
-    assert len(few.last_values) == 2
+    plain_two = started(AdasReply(**two), game, seat, 5)
+    plain_two.choose(state.view(seat), moves)
+    assert set(few.last_values) == set(plain_two.last_values) and len(few.last_values) == 2
+    for key, value in few.last_values.items():  # the extra round was played for both
+        assert value != pytest.approx(plain_two.last_values[key])
 
 
 def test_last_accepted_counts_the_fitting_deals_of_both_rounds():
