@@ -113,3 +113,62 @@ def test_the_probe_cannot_harm_the_command(tmp_path) -> None:
     assert result.exit_code == 0, result.output
     assert "power: 100 games per variant" in result.output
     assert "timing probe" not in result.output
+
+
+def test_a_killed_command_leaves_no_probe_behind(tmp_path) -> None:
+    """The timing probe plays in a forked child; killing the command (SIGKILL, which it
+    cannot catch) while the probe is in a move that lasts a minute ends the probe too,
+    within moments: a probe left running would go on holding a run folder's lock."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    stalls = Path(__file__).resolve().parent / "data" / "diagnostics.py"
+    path = tmp_path / "c.yaml"
+    path.write_text(
+        CONFIG.replace("{name: greedy, use: greedy}", f"{{name: stalls, use: '{stalls}:Stalls'}}")
+    )
+    command = subprocess.Popen(
+        [sys.executable, "-m", "simcli", "validate", str(path), "--probe", "2"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+    def children() -> list[int]:
+        found = []
+        for task in os.listdir(f"/proc/{command.pid}/task"):
+            with open(f"/proc/{command.pid}/task/{task}/children") as handle:
+                found += [int(x) for x in handle.read().split()]
+        return found
+
+    def alive(pid: int) -> bool:
+        try:
+            with open(f"/proc/{pid}/stat") as handle:
+                return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
+        except OSError:
+            return False
+
+    try:
+        deadline = time.monotonic() + 30
+        while not children() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        probes = children()
+        assert probes, "the command started no probe"
+        time.sleep(0.5)  # the probe is in its minute-long move
+        os.kill(command.pid, signal.SIGKILL)
+        command.wait()
+        deadline = time.monotonic() + 5
+        while any(alive(p) for p in probes) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not any(alive(p) for p in probes)
+    finally:
+        if command.poll() is None:
+            command.kill()
+        for pid in probes if "probes" in locals() else []:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass

@@ -93,10 +93,17 @@ def _restrict(attr: _RulesetAttr, abi: int, rules: Iterable[tuple[int, int]] = (
 
 
 def die_with_parent() -> None:
-    """Have the kernel kill this process when its parent dies (a worker whose run was
-    killed must not play on)."""
+    """Have the kernel kill this process when its parent dies (a worker or timing probe
+    whose run was killed must not play on, nor keep holding the run folder's lock, which
+    it shares with the run). A process of ``multiprocessing`` whose parent died before
+    the request took effect ends at once."""
     if _prctl is not None:
         _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    import multiprocessing
+
+    parent = multiprocessing.parent_process()
+    if parent is not None and os.getppid() != parent.pid:
+        os._exit(1)
 
 
 def child_setup(parent_pid: int, memory_limit: int | None) -> Callable[[], None]:

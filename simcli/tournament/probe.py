@@ -86,6 +86,9 @@ def _probe_child(
 ) -> None:
     import logging
 
+    from simcli.protocol.sandbox import die_with_parent
+
+    die_with_parent()  # a run killed while it probes leaves no probe behind
     logging.disable(logging.CRITICAL)  # the probe's forfeits are not the run's
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)  # nor is whatever a strategy prints

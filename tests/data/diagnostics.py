@@ -26,6 +26,15 @@ class GlobalRandom(Strategy):
         return random.choice(legal)
 
 
+class Stalls(Strategy):
+    """Sleeps a minute on every move: a probe of it outlives a run killed meanwhile
+    unless it dies with its parent."""
+
+    def choose(self, view, legal):
+        time.sleep(60)
+        return legal[0]
+
+
 class Exits(Strategy):
     """Ends its process on its first move (what a worker survives; so must the probe)."""
 
