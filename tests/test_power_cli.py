@@ -126,6 +126,8 @@ def test_a_killed_command_leaves_no_probe_behind(tmp_path) -> None:
     import time
     from pathlib import Path
 
+    from chaos import _alive, _children
+
     stalls = Path(__file__).resolve().parent / "data" / "diagnostics.py"
     path = tmp_path / "c.yaml"
     path.write_text(
@@ -138,18 +140,7 @@ def test_a_killed_command_leaves_no_probe_behind(tmp_path) -> None:
     )
 
     def children() -> list[int]:
-        found = []
-        for task in os.listdir(f"/proc/{command.pid}/task"):
-            with open(f"/proc/{command.pid}/task/{task}/children") as handle:
-                found += [int(x) for x in handle.read().split()]
-        return found
-
-    def alive(pid: int) -> bool:
-        try:
-            with open(f"/proc/{pid}/stat") as handle:
-                return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
-        except OSError:
-            return False
+        return _children(command.pid)
 
     try:
         deadline = time.monotonic() + 30
@@ -161,9 +152,9 @@ def test_a_killed_command_leaves_no_probe_behind(tmp_path) -> None:
         os.kill(command.pid, signal.SIGKILL)
         command.wait()
         deadline = time.monotonic() + 5
-        while any(alive(p) for p in probes) and time.monotonic() < deadline:
+        while any(_alive(p) for p in probes) and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert not any(alive(p) for p in probes)
+        assert not any(_alive(p) for p in probes)
     finally:
         if command.poll() is None:
             command.kill()
