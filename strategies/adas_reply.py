@@ -157,33 +157,31 @@ class AdasReply(RaceJudge):
                     value = self._after_move(after, replies, leaves, self.rounds)
                     per_sample[c].append(weight * value)
 
-        sample(self._deals(view), list(range(len(chosen))))
-        if self.extra and len(chosen) > self.finalists:
+        kept = list(range(len(chosen)))
+        sample(self._deals(view, self.samples), kept)
+        if self.extra:
             # the finalists (the heuristic's move, candidate 0, always among them) are
             # judged again on more determinisations; the others drop out
-            first = [sum(values) for values in per_sample]
-            ranked = sorted(range(1, len(chosen)), key=lambda c: -first[c])
-            kept = [0, *sorted(ranked[: self.finalists - 1])]
+            if len(chosen) > self.finalists:
+                first = [sum(values) for values in per_sample]
+                ranked = sorted(range(1, len(chosen)), key=lambda c: -first[c])
+                kept = [0, *sorted(ranked[: self.finalists - 1])]
             sample(self._deals(view, self.extra), kept)
             chosen = [chosen[c] for c in kept]
             per_sample = [per_sample[c] for c in kept]
-        elif self.extra:
-            sample(self._deals(view, self.extra), list(range(len(chosen))))
         totals = [sum(values) for values in per_sample]
         self.last_values = {tuple(legal_moves[i]): t for i, t in zip(chosen, totals, strict=True)}
         if self.z is not None:
             return legal_moves[chosen[paired_pick(per_sample, self.z)]]
         return legal_moves[chosen[first_best(totals, 1e-9)]]
 
-    def _deals(self, view: Any, samples: int | None = None) -> list[tuple[Any, float]]:
-        """``samples`` (default: the strategy's ``samples``) determinisations of ``view``
-        with their weights. With ``infer`` above 0 and the opponent's last move seen, up to
-        ``infer * samples`` are drawn and each is weighted by the chance that the
-        heuristic model, holding that deal's hand (its current hand minus the card it
-        drew, plus the card it played), makes the move it made; deals of weight 0 are
-        dropped. When none fits, the first ``samples`` count alike."""
-        if samples is None:
-            samples = self.samples
+    def _deals(self, view: Any, samples: int) -> list[tuple[Any, float]]:
+        """``samples`` determinisations of ``view`` with their weights. With ``infer``
+        above 0 and the opponent's last move seen, up to ``infer * samples`` are drawn and
+        each is weighted by the chance that the heuristic model, holding that deal's hand
+        (its current hand minus the card it drew, plus the card it played), makes the
+        move it made; deals of weight 0 are dropped. When none fits, the first
+        ``samples`` count alike."""
         tries = [self.game.determinize(view, self.rng) for _ in range(samples)]
         seen = self._opponent_move(view) if self.infer else None
         if seen is None:

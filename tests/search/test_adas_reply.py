@@ -118,7 +118,7 @@ def test_inferred_hands_explain_the_opponents_last_move():
                 continue
             view = state.view(0)
             if before is not None and reply._opponent_move(view) is not None:
-                for deal_state, weight in reply._deals(view):
+                for deal_state, weight in reply._deals(view, reply.samples):
                     assert weight > 0
                     pre = before.clone()
                     pre.hands[1] = [*deal_state.hands[1][:-1], view.discard[-1]]
