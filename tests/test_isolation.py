@@ -583,3 +583,23 @@ def test_a_failing_request_in_a_batch_costs_its_entry_alone():
     failed, played = moves["moves"]
     assert failed["error"] == "exception" and failed["message"].startswith("KeyError")
     assert played == 5
+
+
+def _orphaned_child() -> None:
+    from simcli.protocol.sandbox import die_with_parent
+
+    os.getppid = lambda: 1  # as if the parent had died before the request took effect
+    die_with_parent()
+    os._exit(0)  # reached only by a process that plays on
+
+
+def test_a_process_whose_parent_is_already_gone_ends_at_once():
+    """die_with_parent asks the kernel to kill the process with its parent, which cannot
+    cover a parent that died before the request: such a process (its parent pid no longer
+    the one it was forked from) ends with exit code 1 instead of playing on."""
+    import multiprocessing
+
+    child = multiprocessing.get_context("fork").Process(target=_orphaned_child)
+    child.start()
+    child.join(30)
+    assert child.exitcode == 1
