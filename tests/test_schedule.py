@@ -79,3 +79,22 @@ def test_solo_strategies_see_identical_setups_for_the_same_seed() -> None:
         rb = play_game(game, options, b.index, b.seed, b.seats, factories)
         assert ra["setup"] == rb["setup"]
     assert s.spec(0).seed != s.spec(1).seed
+
+
+def test_more_games_extend_each_pairing_with_the_same_first_games() -> None:
+    # docs/search-strategies.md relies on it: the Ada's Library ladder run with 1000 games
+    # a pairing replays, as its first 400 a pairing, the games of the 400-game run
+    names = ["random", "greedy", "heuristic", "reply"]
+
+    def by_pairing(games: int) -> dict[frozenset[str], list[tuple[tuple[str, ...], int]]]:
+        out: dict[frozenset[str], list[tuple[tuple[str, ...], int]]] = {}
+        for sp in build_schedule("round_robin", names, 2, games, seed=2024):
+            out.setdefault(frozenset(sp.seats), []).append((sp.seats, sp.seed))
+        return out
+
+    short, long = by_pairing(4), by_pairing(10)
+    assert short.keys() == long.keys() and len(short) == 6
+    for pairing, games in short.items():
+        assert len(games) == 4 and len(long[pairing]) == 10
+        assert long[pairing][:4] == games
+        assert len({seed for _, seed in long[pairing]}) == 5  # new deals after them
