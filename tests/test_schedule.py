@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
+from simcli.configfile import load_config
 from simcli.tournament.schedule import build_schedule
 
 
@@ -84,11 +86,15 @@ def test_solo_strategies_see_identical_setups_for_the_same_seed() -> None:
 def test_more_games_extend_each_pairing_with_the_same_first_games() -> None:
     # docs/search-strategies.md relies on it: the Ada's Library ladder run with 1000 games
     # a pairing replays, as its first 400 a pairing, the games of the 400-game run
-    names = ["random", "greedy", "heuristic", "reply"]
+    config = load_config(
+        Path(__file__).resolve().parent.parent / "configs" / "adas-library-ladder.yaml"
+    )
+    names = [s.name for s in config.strategies]
+    assert config.format == "round_robin" and len(names) == 4 and config.games == 1000
 
     def by_pairing(games: int) -> dict[frozenset[str], list[tuple[tuple[str, ...], int]]]:
         out: dict[frozenset[str], list[tuple[tuple[str, ...], int]]] = {}
-        for sp in build_schedule("round_robin", names, 2, games, seed=2024):
+        for sp in build_schedule("round_robin", names, config.players, games, seed=config.seed):
             out.setdefault(frozenset(sp.seats), []).append((sp.seats, sp.seed))
         return out
 
