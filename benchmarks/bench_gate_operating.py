@@ -4,9 +4,9 @@
 
 For the default bounds and every example of docs/gating.md (and configs/regression.yaml):
 synthetic seat-swapped pairs (two independent games, 30% draws) with a known true Elo at
-elo0, midway and elo1; the real SPRT (simcli.gate.sprt) looks every `batch` pairs and
+elo0, midway and elo1; the real SPRT (simcli.gating.sprt) looks every `batch` pairs and
 gives up at max_games. Prints the pass / fail / undecided rates, the mean games played,
-the model's prediction (simcli.gate.sizing), and the coverage of the plain and the
+the model's prediction (simcli.gating.sizing), and the coverage of the plain and the
 corrected 95% Elo intervals with the mean of each estimate. Figures go to
 docs/gating.md.
 """
@@ -17,9 +17,9 @@ import argparse
 
 import numpy as np
 
-from simcli.gate.estimate import stopping_state
-from simcli.gate.sizing import size, unit_probs
-from simcli.gate.sprt import elo_estimate, sprt
+from simcli.gating.estimate import stopping_state
+from simcli.gating.sizing import size, unit_probs
+from simcli.gating.sprt import elo_estimate, sprt
 
 SETTINGS = [  # (label, elo0, elo1, max_games, batch)
     ("default bounds", 0.0, 10.0, 20000, 50),

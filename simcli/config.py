@@ -70,8 +70,8 @@ class Config:
     move_time_limit: float | None = None
     executor: str = "local"
     scheduler: str | None = None
-    gate: Any = None  # simcli.gate.spec.GateSpec (plain data) or None
-    asserts: tuple[Any, ...] = ()  # simcli.gate.asserts.Assertion instances
+    gate: Any = None  # simcli.gating.spec.GateSpec (plain data) or None
+    asserts: tuple[Any, ...] = ()  # simcli.gating.asserts.Assertion instances
     gating: bool = False  # True: play the gate's paired schedule instead of `format`
     source: str | None = None
     game_use: str | None = None  # the config's `game:` when it names a plug-in game

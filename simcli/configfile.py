@@ -2,7 +2,7 @@
 
 Every error names the file, the line, the key and what was expected, with a close-match
 suggestion for misspelt keys and names. See ``docs/config.md`` for the reference. The
-``gate:`` and ``asserts:`` sections are parsed by the gate package (``simcli/gate/``).
+``gate:`` and ``asserts:`` sections are parsed by the gate package (``simcli/gating/``).
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from simcli.config import (
 )
 from simcli.errors import ConfigError, SimcliError
 from simcli.formats import FORMATS, rotations_for
-from simcli.gate.asserts import parse_asserts
-from simcli.gate.spec import parse_gate
+from simcli.gating.asserts import parse_asserts
+from simcli.gating.spec import parse_gate
 from simcli.suggest import did_you_mean
 from simcli.yamldoc import (
     Doc,

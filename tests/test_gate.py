@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from simcli.cli.main import cli
-from simcli.gate.sprt import bounds, elo_estimate, expected_score, llr, sprt
+from simcli.gating.sprt import bounds, elo_estimate, expected_score, llr, sprt
 
 
 def test_trinomial_llr_matches_fastchess() -> None:
@@ -296,7 +296,7 @@ def test_assertion_config_errors(tmp_path) -> None:
 
 def test_verdicts_are_worded_relative_to_the_bounds() -> None:
     from simcli.cli.gate import verdict_text
-    from simcli.gate.spec import GateSpec
+    from simcli.gating.spec import GateSpec
 
     spec = GateSpec("new", "old", elo0=0, elo1=10)
     h0 = verdict_text(spec, "H0")
@@ -384,7 +384,7 @@ def _hand_made_summary(labels, errors: int):
 
 
 def test_each_assertion_kind_judges_a_hand_made_summary() -> None:
-    from simcli.gate.asserts import KINDS, EloDiff, NoErrors, SeatBias, WinRate, check
+    from simcli.gating.asserts import KINDS, EloDiff, NoErrors, SeatBias, WinRate, check
 
     summary = _hand_made_summary(["base"], errors=2)
     cases = [
@@ -421,7 +421,7 @@ def test_config_is_plain_data_and_imports_neither_gate_nor_tournament() -> None:
         for alias in node.names
     }
     assert "dataclasses" in imported  # the walk sees the module's imports
-    assert not [m for m in imported if m.startswith(("simcli.gate", "simcli.tournament"))]
+    assert not [m for m in imported if m.startswith(("simcli.gating", "simcli.tournament"))]
 
 
 def test_asserts_are_judged_on_the_summary_in_memory(tmp_path, monkeypatch) -> None:
@@ -450,7 +450,7 @@ def test_asserts_are_judged_on_the_summary_in_memory(tmp_path, monkeypatch) -> N
 
 def test_asserts_parse_into_one_class_per_kind(tmp_path) -> None:
     from simcli.errors import ConfigError
-    from simcli.gate.asserts import EloDiff, NoErrors, WinRate, parse_asserts
+    from simcli.gating.asserts import EloDiff, NoErrors, WinRate, parse_asserts
     from simcli.yamldoc import Doc
 
     text = """\

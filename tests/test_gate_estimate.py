@@ -1,7 +1,7 @@
 """The gate's sizing and its estimate corrected for the SPRT's stopping rule.
 
 Known answers from fishtest's published analytics, and seeded simulations of the real
-SPRT (simcli.gate.sprt) on synthetic pair outcomes with a known true Elo (no engine).
+SPRT (simcli.gating.sprt) on synthetic pair outcomes with a known true Elo (no engine).
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ import math
 import numpy as np
 import pytest
 
-from simcli.gate.estimate import corrected_estimate, stopping_state
-from simcli.gate.sizing import size, unit_probs
-from simcli.gate.sprt import elo_estimate, sprt
+from simcli.gating.estimate import corrected_estimate, stopping_state
+from simcli.gating.sizing import size, unit_probs
+from simcli.gating.sprt import elo_estimate, sprt
 
 
 def test_corrected_estimate_matches_fishtest_example() -> None:
@@ -90,7 +90,7 @@ def test_sizing_agrees_with_a_simulation_of_the_real_test() -> None:
 
 
 def test_outcome_probability_known_limits() -> None:
-    from simcli.gate.estimate import outcome_probability
+    from simcli.gating.estimate import outcome_probability
 
     a, b = -2.9444, 2.9444
     # no drift: the closed form's limit and the numerical branch agree

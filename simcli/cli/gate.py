@@ -60,7 +60,7 @@ def gate(
     """
     from simcli.configfile import load_config
     from simcli.errors import ConfigError, SimcliError
-    from simcli.gate.observer import GateObserver
+    from simcli.gating.observer import GateObserver
     from simcli.tournament.runner import run_tournament
     from simcli.tournament.schedule import schedule_for
 
@@ -93,7 +93,7 @@ def gate(
             f"at most {spec.max_games} games -> {target}",
             err=True,
         )
-    from simcli.gate.sizing import check_gate
+    from simcli.gating.sizing import check_gate
 
     sizing = check_gate(
         config_path,
@@ -133,7 +133,7 @@ def gate(
     click.echo(text)
     _save(target, observer, verdict)
     if junit_path:
-        from simcli.gate.junit import Case, write_junit
+        from simcli.gating.junit import Case, write_junit
 
         status = {PASSED: "pass", REGRESSION: "fail"}.get(code, "inconclusive")
         name = f"gate {spec.candidate} vs {spec.baseline}"
@@ -179,8 +179,8 @@ def gate_folder(output: str) -> Path:
 
 
 def summarize(observer, games: int, interrupted: bool = False) -> tuple[str, int, str]:
-    from simcli.gate.estimate import corrected_estimate
-    from simcli.gate.sprt import elo_estimate
+    from simcli.gating.estimate import corrected_estimate
+    from simcli.gating.sprt import elo_estimate
 
     spec, st = observer.spec, observer.state
     estimate = elo_estimate(observer.counts)
@@ -230,8 +230,8 @@ def verdict_text(spec, verdict: str, *, two_player: bool = True) -> str:
 def _save(target: Path, observer, verdict: str) -> None:
     import dataclasses
 
-    from simcli.gate.estimate import corrected_estimate
-    from simcli.gate.sprt import elo_estimate
+    from simcli.gating.estimate import corrected_estimate
+    from simcli.gating.sprt import elo_estimate
     from simcli.tournament.output import write_json_atomic
 
     spec = observer.spec

@@ -138,7 +138,7 @@ def _noting_game_sources(records):
 
 def _check_asserts(run_info: dict | None, summary: dict, junit_path: str | None) -> None:
     """Check the run config's ``asserts:`` on the report just made; exit 1 on a fail."""
-    from simcli.gate.asserts import from_stored, report_assertions
+    from simcli.gating.asserts import from_stored, report_assertions
 
     stored = ((run_info or {}).get("config") or {}).get("asserts")
     assertions = from_stored(stored)

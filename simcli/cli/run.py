@@ -205,11 +205,11 @@ def run(
 def _assertions(config, summary: dict, junit_path: str | None) -> bool:
     if not config.asserts:
         if junit_path:
-            from simcli.gate.junit import write_junit
+            from simcli.gating.junit import write_junit
 
             write_junit(Path(junit_path), "asserts", [])
             click.echo(f"the config has no asserts: {junit_path} holds no test case", err=True)
         return False
-    from simcli.gate.asserts import report_assertions
+    from simcli.gating.asserts import report_assertions
 
     return report_assertions(list(config.asserts), summary, junit_path, click.echo)

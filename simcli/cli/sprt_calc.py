@@ -43,8 +43,8 @@ def sprt_calc(wins, draws, losses, pentanomial, elo0, elo1, alpha, beta, as_json
     import json
     import math
 
-    from simcli.gate.estimate import corrected_estimate
-    from simcli.gate.sprt import elo_estimate, sprt
+    from simcli.gating.estimate import corrected_estimate
+    from simcli.gating.sprt import elo_estimate, sprt
 
     trinomial = (wins, draws, losses)
     if pentanomial is not None:

@@ -64,7 +64,7 @@ def validate(config_path, strict, probe_games) -> None:
     if config.gate is None:  # a gate's length is sequential: its sizing follows instead
         plan(config, schedule, probe_games, click.echo)
     else:
-        from simcli.gate.sizing import check_gate
+        from simcli.gating.sizing import check_gate
 
         check_gate(config_path, config.gate, config.players, strict=strict, echo=click.echo)
 

@@ -309,7 +309,7 @@ def report_assertions(
     if junit:
         from pathlib import Path
 
-        from simcli.gate.junit import Case, write_junit
+        from simcli.gating.junit import Case, write_junit
 
         write_junit(
             Path(junit),

@@ -3,7 +3,7 @@
 The gate's LLR after ``n`` units (pairs or seeds) is close to a random walk: each unit
 adds ``log(q1_i / q0_i)`` for its outcome ``i``, where ``q0``, ``q1`` are the outcome
 distributions closest to the truth with expected scores ``s(elo0)``, ``s(elo1)`` (the
-same maximum-likelihood tilt the test uses, :func:`simcli.gate.sprt.tilt`). The walk is
+same maximum-likelihood tilt the test uses, :func:`simcli.gating.sprt.tilt`). The walk is
 looked at every ``batch`` units and stops when it leaves ``[lower, upper]``.
 
 :func:`operating` propagates the distribution of the walk on a grid between the bounds
@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-from simcli.gate.sprt import bounds, expected_score, tilt
+from simcli.gating.sprt import bounds, expected_score, tilt
 
 #: Largest acceptable loss of power (pass rate at elo1, fail rate at elo0) from the cap.
 MAX_LOSS = 0.01

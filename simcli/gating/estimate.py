@@ -33,7 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import optimize, special
 
-from simcli.gate.sprt import REGULARIZE, bounds, expected_score
+from simcli.gating.sprt import REGULARIZE, bounds, expected_score
 
 _ELO_LIMIT = 1000.0
 

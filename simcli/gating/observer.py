@@ -6,8 +6,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from simcli.gate.spec import GateSpec
-from simcli.gate.sprt import SprtState, bounds, sprt
+from simcli.gating.spec import GateSpec
+from simcli.gating.sprt import SprtState, bounds, sprt
 from simcli.tournament.schedule import PairedSchedule
 from simcli.tournament.worker import GameResult
 
@@ -40,7 +40,7 @@ class GateObserver:
     state: SprtState | None = None
     decided_at: int | None = None
     notify: Callable[[str], None] | None = None
-    sizing: Any = None  # simcli.gate.sizing.Sizing before the first batch
+    sizing: Any = None  # simcli.gating.sizing.Sizing before the first batch
     resized: Any = None  # ... recomputed with the first batch's draw rate
     drawn_games: int = 0  # two players: counted games that were draws
 
@@ -116,7 +116,7 @@ class GateObserver:
         assumed one; warn if the cap now costs more than a point of power."""
         import dataclasses
 
-        from simcli.gate.sizing import spec_sizing
+        from simcli.gating.sizing import spec_sizing
 
         rate = min(self.observed_draw_rate(), 0.99)
         spec = dataclasses.replace(self.spec, draw_rate=rate)
