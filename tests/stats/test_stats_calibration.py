@@ -128,7 +128,7 @@ def test_draw_model_seat_test_size_and_coverage(draw_rate, seed):
     difference and of the seat advantage cover 93-97%. (Counting a draw as half a win
     and half a loss gave 2.0% / 0.3% rejections and 98.8-100% coverage at 30% / 60%.)"""
     rng = np.random.default_rng(seed)
-    sims = 500  # benchmarks/bench_draw_model.py runs 2000
+    sims = 500  # studies/calibration/draw_model.py runs 2000
     strength = {"A": 0.0, "B": -0.4, "C": -0.9}
     nu = 2 * draw_rate / (1 - draw_rate)  # draw probability nu / (2 + nu) between equals
     data = _davidson_round_robin(rng, sims, strength, 60, nu)

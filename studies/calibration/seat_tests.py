@@ -1,6 +1,6 @@
 """False-positive rates of the seat tests between unequal strategies, by simulation.
 
-    python benchmarks/bench_seat_tests.py [--reps 4000]
+    python studies/calibration/seat_tests.py [--reps 4000]
 
 Round robins of three strategies (two seats, 40 games per ordered matchup, 20% draws,
 independent games) with no seat effect: the headline stratified test and the pooled
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "stats"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests" / "stats"))
 
 import test_seat_calibration as cal  # noqa: E402
 

@@ -1,6 +1,6 @@
 """Calibration of the rating model with draws (Davidson / Davidson-Luce), by simulation.
 
-    python benchmarks/bench_draw_model.py [--sims 2000]
+    python studies/calibration/draw_model.py [--sims 2000]
 
 Two seats, three strategies (0 / -0.4 / -0.9 natural units), 60 games per ordered
 seating, no seat effect, draws at 0%, 30% and 60% between equal strategies, drawn from
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "stats"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests" / "stats"))
 
 from test_stats_calibration import (  # noqa: E402
     _davidson_round_robin,

@@ -1,6 +1,6 @@
 """Error rates and average sample size of the gate's SPRT, by simulation.
 
-    python benchmarks/bench_sprt_error_rates.py [--runs 2000]
+    python studies/calibration/sprt_error_rates.py [--runs 2000]
 
 Synthetic seat-swapped pairs (two independent games, 30% draws) with a known true Elo;
 the test looks every 10 pairs, as `gate: {batch: 10}` does. At the true Elo = elo0 the
@@ -13,7 +13,7 @@ import argparse
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests"))
 
 from test_gate import _simulate  # noqa: E402
 

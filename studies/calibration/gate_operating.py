@@ -1,6 +1,6 @@
 """Operating characteristics of the gate's SPRT with its max_games cap, by simulation.
 
-    python benchmarks/bench_gate_operating.py [--runs 1000]
+    python studies/calibration/gate_operating.py [--runs 1000]
 
 For the default bounds and every example of docs/gating.md (and configs/regression.yaml):
 synthetic seat-swapped pairs (two independent games, 30% draws) with a known true Elo at

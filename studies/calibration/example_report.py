@@ -1,6 +1,6 @@
 """The example report of docs/statistics.md, from synthetic records with a known truth.
 
-    python benchmarks/example_report.py
+    python studies/calibration/example_report.py
 
 Three strategies with strengths 0 / 1.08 / 1.42 natural units (0 / +188 / +247 Elo),
 every matchup 150 seat-swapped pairs, 4% draws, in two variants: 'standard' with a seat-0
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "stats"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests" / "stats"))
 
 from synth_records import two_player_round_robin  # noqa: E402
 
