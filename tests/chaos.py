@@ -4,7 +4,8 @@ and finally resume to the end. Everything random comes from one seed, so a trial
 fails can be run again (the moments are points in the log, so the kills land at about
 the same games; timing still varies a little).
 
-Used by ``tests/test_chaos.py`` (a few trials) and ``benchmarks/chaos_resume.py`` (many).
+Used by ``tests/test_chaos.py`` (a few trials) and
+``studies/chaos-resume/chaos_resume.py`` (many).
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """Chaos: the parent or a worker killed at random moments of a run, resumed each time,
 gives the log of a clean run byte for byte, and leaves no process behind. A few seeded
-trials here; ``benchmarks/chaos_resume.py`` runs many (figures in docs/running.md)."""
+trials here; ``studies/chaos-resume/chaos_resume.py`` runs many (figures in
+docs/running.md and studies/chaos-resume/README.md)."""
 
 from __future__ import annotations
 

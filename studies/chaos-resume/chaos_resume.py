@@ -1,7 +1,8 @@
 """Chaos trials: kill the parent or a worker of ``simcli run`` at random moments, resume
 after every parent kill, and compare the final log with a clean run's, byte for byte.
 
-    python benchmarks/chaos_resume.py [--trials 30] [--kills 6] [--games 600] [--seed 100]
+    python studies/chaos-resume/chaos_resume.py [--trials 30] [--kills 6] [--games 600] \
+        [--seed 100]
 
 Each trial is seeded (trial ``i`` uses seed ``--seed + i``); the kills are those of
 ``tests/chaos.py`` (which ``tests/test_chaos.py`` runs for three seeds). Prints one line
@@ -17,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests"))
 
 from chaos import chaos_trial, clean_log, pause_for, write_config  # noqa: E402
 
