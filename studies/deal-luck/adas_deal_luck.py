@@ -2,7 +2,7 @@
 each deal played twice with other tie-break seeds; counts the deals whose two games the
 same seat won (2 players: each seat draws every other card of a pile fixed at the deal).
 
-    python benchmarks/adas_deal_luck.py [--deals 150] [--seed 555000]
+    python studies/deal-luck/adas_deal_luck.py [--deals 150] [--seed 555000]
 """
 
 from __future__ import annotations
