@@ -1,6 +1,6 @@
 """How well a run pairs two strategies: the variance of their paired differences.
 
-    python benchmarks/crn_pairing.py LOG A B [LOG2]
+    python studies/crn-pairing/crn_pairing.py LOG A B [LOG2]
 
 LOG is a ``games.jsonl``. In a ``solo`` run (one player) a unit is a seed, played once by
 A and once by B; the paired difference is A's score minus B's. In a two-player run a unit
