@@ -20,10 +20,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, ClassVar
 
 from simcli.errors import GameOptionError
@@ -43,13 +45,89 @@ class IllegalMoveError(ValueError):
 
 @dataclass(frozen=True)
 class Option:
-    """One game option: its default, the accepted values and a one-line doc."""
+    """One game option: its default, the accepted values and a one-line doc.
+
+    ``choices`` lists the accepted values. Without it, ``kind`` (if set) is the type of a
+    free value. A *numeric* option (``kind`` ``int`` or ``float``, no ``choices``) may
+    also set ``minimum``, ``maximum`` and ``step``, the grid of allowed values: the
+    values ``base + k * step`` for whole ``k``, where ``base`` is ``minimum`` if set, else
+    0. An ``int`` option's step is 1 unless set; a ``float`` option without a step takes
+    any finite number in range. A ``float`` option accepts ints and floats (never
+    booleans) and keeps the value as given. Grid and bounds are compared as the decimals
+    the values are written as (0.3 is 3 x 0.1), so no rounding error makes a value
+    off-grid. :meth:`nearest` gives the allowed value nearest to any number (a tuner's
+    way from a real number to a value the option takes).
+    """
 
     default: Any
     doc: str
     choices: tuple[Any, ...] | None = None
-    kind: type | None = None  # for free-valued options, e.g. int
-    minimum: int | None = None
+    kind: type | None = None  # for free-valued options: int or float (numeric), or another type
+    minimum: float | None = None
+    maximum: float | None = None
+    step: float | None = None  # the grid of a numeric option (int options: 1 unless set)
+
+    def __post_init__(self) -> None:
+        # Mistakes in a declaration fail when the game's module is imported.
+        for name in ("minimum", "maximum", "step"):
+            value = getattr(self, name)
+            if value is not None and not _is_finite_number(value):
+                raise ValueError(f"Option {name} must be a finite number; got {value!r}")
+        if not self.numeric and (self.maximum is not None or self.step is not None):
+            raise ValueError("Option maximum and step need kind int or float and no choices")
+        if self.step is not None:
+            if self.step <= 0:
+                raise ValueError(f"Option step must be positive; got {self.step!r}")
+            if self.kind is int and not _is_int(self.step):
+                raise ValueError(f"Option step of an int option must be whole; got {self.step!r}")
+        if self.kind is int and self.minimum is not None and not _is_int(self.minimum):
+            raise ValueError(f"Option minimum of an int option must be whole; got {self.minimum!r}")
+        if (
+            self.minimum is not None
+            and self.maximum is not None
+            and _exact(self.minimum) > _exact(self.maximum)
+        ):
+            raise ValueError(
+                f"Option minimum {self.minimum!r} is greater than its maximum {self.maximum!r}"
+            )
+
+    @property
+    def numeric(self) -> bool:
+        """True for a number option (``kind`` int or float, without ``choices``)."""
+        return self.choices is None and self.kind in (int, float)
+
+    @property
+    def grid_step(self) -> float | None:
+        """The step between allowed values: ``step``, else 1 for an int option, else
+        ``None`` (a float option without a step: any number in range)."""
+        if self.step is not None:
+            return self.step
+        return 1 if self.kind is int else None
+
+    def nearest(self, value: float) -> int | float:
+        """The allowed value nearest to ``value``: rounded to the grid (a value halfway
+        between two grid values goes up), then clamped to ``minimum`` and to the largest
+        grid value not above ``maximum``. An int for an int option, a float for a float
+        option. ``ValueError`` for an option that is not numeric or a value that is not a
+        finite number."""
+        if not self.numeric:
+            raise ValueError("nearest() needs a numeric option (kind int or float, no choices)")
+        if not _is_finite_number(value):
+            raise ValueError(f"nearest() needs a finite number; got {value!r}")
+        x = _exact(value)
+        step = self.grid_step
+        base = _exact(self.minimum) if self.minimum is not None else Fraction(0)
+        if step is not None:
+            step_x = _exact(step)
+            x = base + math.floor((x - base) / step_x + Fraction(1, 2)) * step_x
+        if self.minimum is not None:
+            x = max(x, base)
+        if self.maximum is not None:
+            top = _exact(self.maximum)
+            if step is not None:
+                top = base + math.floor((top - base) / step_x) * step_x
+            x = min(x, top)
+        return int(x) if self.kind is int else float(x)
 
     def check(self, game_id: str, name: str, value: Any) -> Any:
         if self.choices is not None:
@@ -60,16 +138,62 @@ class Option:
                 )
             return value
         if self.kind is not None:
-            if self.kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+            if self.kind is int and not _is_int(value):
                 raise GameOptionError(
                     f"game '{game_id}': option '{name}' must be an integer; got {value!r}"
                 )
-            if self.minimum is not None and value < self.minimum:
+            if self.kind is float and not _is_finite_number(value):
+                what = "a finite number" if _is_number(value) else "a number"
                 raise GameOptionError(
-                    f"game '{game_id}': option '{name}' must be at least {self.minimum}; "
-                    f"got {value!r}"
+                    f"game '{game_id}': option '{name}' must be {what}; got {value!r}"
                 )
+            if not self.numeric:
+                return value
+            if self.minimum is not None and _exact(value) < _exact(self.minimum):
+                raise GameOptionError(
+                    f"game '{game_id}': option '{name}' must be at least "
+                    f"{_show(self.minimum)}; got {value!r}"
+                )
+            if self.maximum is not None and _exact(value) > _exact(self.maximum):
+                raise GameOptionError(
+                    f"game '{game_id}': option '{name}' must be at most "
+                    f"{_show(self.maximum)}; got {value!r}"
+                )
+            step = self.grid_step
+            if step is not None:
+                base = _exact(self.minimum) if self.minimum is not None else Fraction(0)
+                if ((_exact(value) - base) / _exact(step)).denominator != 1:
+                    grid = f"a multiple of {_show(step)}"
+                    if (base / _exact(step)).denominator != 1:  # a grid off the multiples
+                        grid = f"{_show(self.minimum)} plus {grid}"
+                    raise GameOptionError(
+                        f"game '{game_id}': option '{name}' must be {grid}; got {value!r} "
+                        f"(the nearest allowed value is {_show(self.nearest(value))})"
+                    )
         return value
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _is_number(x: Any) -> bool:
+    return isinstance(x, int | float) and not isinstance(x, bool)
+
+
+def _is_finite_number(x: Any) -> bool:
+    return _is_number(x) and math.isfinite(x)
+
+
+def _exact(x: float) -> Fraction:
+    """``x`` as the exact decimal it is written as (``0.1`` is 1/10, not the float's
+    binary value), so that grid and bound checks have no rounding error."""
+    return Fraction(x) if isinstance(x, int) else Fraction(repr(float(x)))
+
+
+def _show(x: float) -> str:
+    """A number for a message: whole numbers without a decimal point."""
+    return str(int(x)) if float(x).is_integer() else repr(float(x))
 
 
 @dataclass(frozen=True)
