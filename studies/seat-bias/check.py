@@ -1,4 +1,6 @@
-"""The README's seat-bias tables agree with their own counts.
+"""The seat-bias tables of this study and the README's example agree with their counts.
+
+    python studies/seat-bias/check.py      (or: pytest studies/seat-bias/check.py)
 
 Every row that gives seat 0 wins, seat 1 wins and a share of the decisive games is
 recomputed here from the counts: the share, its 95% Wilson interval (closed form, written
@@ -10,12 +12,14 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 from pathlib import Path
 
 import pytest
 from scipy.stats import binomtest
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+HERE = Path(__file__).resolve().parent
+TABLES = [HERE / "README.md", HERE.parents[1] / "README.md"]  # the study, the README
 Z = 1.959963984540054  # the 97.5% point of the standard normal
 
 PERCENT = r"(\d+(?:\.\d+)?)%"
@@ -31,10 +35,10 @@ def wilson(k: int, n: int) -> tuple[float, float]:
     return (centre - half) / scale, (centre + half) / scale
 
 
-def table_rows() -> list[tuple[str, int, int, str, str]]:
+def table_rows(path: Path) -> list[tuple[str, int, int, str, str]]:
     """(row text, seat 0 wins, seat 1 wins, share cell, p cell) of every seat-bias row."""
     rows = []
-    for line in README.read_text().splitlines():
+    for line in path.read_text().splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if len(cells) < 6 or not SHARE.fullmatch(cells[-2]):
             continue
@@ -44,12 +48,15 @@ def table_rows() -> list[tuple[str, int, int, str, str]]:
     return rows
 
 
-ROWS = table_rows()
+ROWS = [row for path in TABLES for row in table_rows(path)]
 
 
-def test_the_readme_has_the_seat_bias_tables() -> None:
-    # Libraria: 4 rows at 6400 games, 10 by skill; the other games below them
-    assert len(ROWS) >= 20
+def test_the_study_and_the_readme_have_their_seat_bias_tables() -> None:
+    study, readme = (table_rows(path) for path in TABLES)
+    # the study: Libraria's 4 rows at 6400 games, 10 by skill, the other games below them
+    assert len(study) >= 20
+    # the README: its one example, the 4 rows at 6400 games
+    assert len(readme) >= 4
 
 
 def decimals(text: str) -> int:
@@ -72,3 +79,7 @@ def test_share_interval_and_p_follow_from_the_counts(row) -> None:
         # rounded to the significant digits shown (0.5, 0.19, 1.4e-10, 2.0e-10, 1e-168)
         mantissa = p_cell.split("e")[0].replace(".", "").lstrip("0")
         assert float(p_cell) == float(f"{p:.{len(mantissa)}g}"), line
+
+
+if __name__ == "__main__":
+    sys.exit(pytest.main([__file__, "-q", "-p", "no:cacheprovider"]))
