@@ -1,9 +1,54 @@
-"""simcli: headless tournaments and simulations for library-themed tabletop games."""
+"""simcli: headless tournaments and simulations for library-themed tabletop games.
+
+The Python API (``docs/api.md``): :func:`run` a tournament, :func:`gate` a candidate
+strategy, :func:`play` one game, :func:`balance` a game's seats up a ladder of skill, and
+:func:`load_run` a run's table. Each is what the ``simcli`` command of that name does;
+the commands only parse arguments and print."""
+
+from __future__ import annotations
 
 from os import PathLike
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from simcli.version import __version__
+
+if TYPE_CHECKING:
+    from simcli.app.gate import Verdict
+    from simcli.app.play import SeatSpec
+    from simcli.app.run import RunOutcome
+    from simcli.config import Config
+    from simcli.game import Game
+    from simcli.records import Record
+
+
+def run(config: Config | str | PathLike[str], **kwargs: Any) -> RunOutcome:
+    """Play a tournament into a run folder and report it: see
+    :func:`simcli.app.run.run` for the keyword arguments."""
+    from simcli.app.run import run as _run
+
+    return _run(config, **kwargs)
+
+
+def gate(config: Config | str | PathLike[str], **kwargs: Any) -> Verdict:
+    """Play a config's gate until its SPRT decides: see :func:`simcli.app.gate.gate`."""
+    from simcli.app.gate import gate as _gate
+
+    return _gate(config, **kwargs)
+
+
+def play(
+    game: Game | str,
+    strategies: SeatSpec | list[SeatSpec],
+    *,
+    players: int | None = None,
+    options: dict[str, Any] | None = None,
+    seed: int,
+    **kwargs: Any,
+) -> Record:
+    """Play one game and return its record: see :func:`simcli.app.play.play`."""
+    from simcli.app.play import play as _play
+
+    return _play(game, strategies, players=players, options=options, seed=seed, **kwargs)
 
 
 def load_run(path: str | PathLike[str], *, parts: bool = False) -> Any:
@@ -16,4 +61,4 @@ def load_run(path: str | PathLike[str], *, parts: bool = False) -> Any:
     return _load_run(path, parts=parts)
 
 
-__all__ = ["__version__", "load_run"]
+__all__ = ["__version__", "gate", "load_run", "play", "run"]

@@ -295,7 +295,7 @@ def test_assertion_config_errors(tmp_path) -> None:
 
 
 def test_verdicts_are_worded_relative_to_the_bounds() -> None:
-    from simcli.cli.gate import verdict_text
+    from simcli.gating.verdict import verdict_text
     from simcli.gating.spec import GateSpec
 
     spec = GateSpec("new", "old", elo0=0, elo1=10)

@@ -101,7 +101,7 @@ def test_a_resumed_gate_must_run_the_same_test(tmp_path) -> None:
 
 
 def test_the_output_folder_is_named_once() -> None:
-    from simcli.cli.gate import gate_folder
+    from simcli.gating.verdict import gate_folder
 
     assert str(gate_folder("results/x")) == "results/x-gate"
     assert str(gate_folder("results/x-gate")) == "results/x-gate"

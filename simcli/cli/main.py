@@ -8,7 +8,6 @@ import traceback
 
 import click
 
-from simcli import __version__
 from simcli.cli.bench import bench
 from simcli.cli.check_game import check_game
 from simcli.cli.compare import compare
@@ -22,6 +21,7 @@ from simcli.cli.run import run
 from simcli.cli.sprt_calc import sprt_calc
 from simcli.cli.validate import validate
 from simcli.errors import SimcliError
+from simcli.version import __version__
 
 INTERNAL_ERROR = 70  # EX_SOFTWARE
 

@@ -89,3 +89,15 @@ def repeat_command(ctx: click.Context, head: list[str], skip: tuple[str, ...] = 
         else:
             command += [name, str(value)]
     return shlex.join(command)
+
+
+PROBE_OPTION = click.option(
+    "--probe",
+    "probe_games",
+    type=click.IntRange(min=0),
+    default=3,
+    show_default=True,
+    metavar="N",
+    help="Games played first in a child process (at most about 2 s) to estimate the run "
+    "time; 0: no estimate.",
+)

@@ -6,8 +6,7 @@ from pathlib import Path
 
 import click
 
-from simcli.cli.options import config_overrides, repeat_command, verbosity
-from simcli.cli.plan import PROBE_OPTION
+from simcli.cli.options import PROBE_OPTION, config_overrides, repeat_command, verbosity
 
 
 @click.command()
@@ -96,10 +95,8 @@ def run(
     an assert failed, or --check-determinism found a strategy that does not reproduce its
     moves; 2 bad input; 130 interrupted (resume with --resume).
     """
+    import simcli
     from simcli.configfile import load_config
-    from simcli.errors import SimcliError
-    from simcli.tournament.runner import run_tournament
-    from simcli.tournament.schedule import schedule_for
 
     if resume and force:
         raise click.UsageError("--resume continues a run, --force replaces it: choose one")
@@ -118,54 +115,37 @@ def run(
         },
     )
     target = Path(out) if out else Path(config.output)
-    schedule = schedule_for(config)
-    total = schedule.total
-    if not quiet:
-        where = (
-            f"{config.workers} workers"
-            if config.executor == "local"
-            else f"dask at {config.scheduler}"
-        )
-        click.echo(
-            f"{config.name}: {total} games of {config.game} ({config.format}, "
-            f"{len(config.strategies)} strategies, {where}) -> {target}",
-            err=True,
-        )
-        if not resume:
-            from simcli.cli.plan import plan
-
-            plan(config, schedule, probe_games, lambda t: click.echo(t, err=True))
-    try:
-        result = run_tournament(
-            config,
-            target,
-            force=force,
-            resume=resume,
-            quiet=quiet,
-            verbose=verbose,
-            schedule=schedule,
-            truncate=truncate,
-        )
-    except OSError as exc:
-        raise SimcliError(f"{target}: {exc.strerror or exc}") from None
+    echo_err = None if quiet else (lambda text: click.echo(text, err=True))
+    outcome = simcli.run(
+        config,
+        out=target,
+        force=force,
+        resume=resume,
+        truncate=truncate,
+        quiet=quiet,
+        verbose=verbose,
+        plots=plots,
+        junit=junit_path,
+        check_determinism=check_games,
+        probe_games=probe_games,
+        notify=echo_err,
+    )
+    result = outcome.result
     if result.resumed_from and not quiet:
-        if result.resumed_from >= total:
+        if result.resumed_from >= result.total:
             click.echo(f"{target}: the run is already complete; nothing to play", err=True)
         else:
             click.echo(f"resumed after {result.resumed_from} games already played", err=True)
-    from simcli.report.api import report_run_folder
-    from simcli.tournament.think import think_of
-
-    report = report_run_folder(target, plots=plots, think_time=think_of(target))
     if not quiet:
-        click.echo(report.text)
+        click.echo(outcome.report.text)
         played = result.tally.games - result.resumed_from
         rate = played / result.seconds if result.seconds else 0.0
         click.echo(
             f"{result.seconds:.1f} s, {rate:.0f} games/s; games: {target / 'games.jsonl'}"
             f"; report: {target / 'report.md'}"
         )
-    failed = _assertions(config, report.summary, junit_path)
+    for line in outcome.assert_lines:
+        click.echo(line, err=line.startswith("the config has no asserts"))
     if result.affected:
         click.echo(
             f"{len(result.affected)} game(s) affected by failing workers "
@@ -174,42 +154,22 @@ def run(
         )
         for index, what in result.affected[:10]:
             click.echo(f"  game {index}: {what}", err=True)
-    if result.status == "interrupted":
+    if outcome.interrupted:
         # the same command with --resume and every flag given but --force
         head = ["simcli", "run", config_path, "--resume", "--out", str(target)]
         again = repeat_command(
             click.get_current_context(), head, ("out", "force", "resume", "truncate")
         )
         click.echo(
-            f"interrupted after {result.tally.games} of {total} games; to continue:\n  {again}",
+            f"interrupted after {result.tally.games} of {result.total} games; to continue:"
+            f"\n  {again}",
             err=True,
         )
-        raise SystemExit(130)
-    if check_games:
-        from simcli.tournament.determinism import check_determinism, describe
-
-        compared, found = check_determinism(config, schedule, target, check_games)
-        for line in describe(compared, found):
-            click.echo(line, err=bool(found))
-        failed = failed or bool(found)
-    if result.errors:
+    for line in outcome.determinism_lines:
+        click.echo(line, err=outcome.determinism_failed)
+    if result.errors and not outcome.interrupted:
         click.echo(
             f"{result.errors} game(s) ended in an error; tracebacks in {target / 'run.log'}",
             err=True,
         )
-        raise SystemExit(1)
-    if failed:
-        raise SystemExit(1)
-
-
-def _assertions(config, summary: dict, junit_path: str | None) -> bool:
-    if not config.asserts:
-        if junit_path:
-            from simcli.gating.junit import write_junit
-
-            write_junit(Path(junit_path), "asserts", [])
-            click.echo(f"the config has no asserts: {junit_path} holds no test case", err=True)
-        return False
-    from simcli.gating.asserts import report_assertions
-
-    return report_assertions(list(config.asserts), summary, junit_path, click.echo)
+    raise SystemExit(outcome.exit_code)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from simcli.cli.plan import PROBE_OPTION
+from simcli.cli.options import PROBE_OPTION
 
 EPILOG = """\b
 Exit codes: 0 the config is usable; 2 it is not (the message names the file, key and
@@ -59,7 +59,7 @@ def validate(config_path, strict, probe_games) -> None:
         + (f" x {len(config.variants)} variants" if config.variants else "")
         + f" = {schedule.total} games"
     )
-    from simcli.cli.plan import plan
+    from simcli.app.plan import plan
 
     if config.gate is None:  # a gate's length is sequential: its sizing follows instead
         plan(config, schedule, probe_games, click.echo)

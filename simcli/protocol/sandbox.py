@@ -140,14 +140,13 @@ def readable_roots() -> list[str]:
     """What a sandboxed Python strategy may still read: the interpreter's installation,
     its site-packages, the system libraries, and simcli's own packages."""
     import site
-
-    import simcli
-    import strategies
+    from importlib.util import find_spec
 
     roots = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
     roots.update(site.getsitepackages())
     roots.add(site.getusersitepackages())
-    roots.update(os.path.dirname(p) for p in (simcli.__file__, strategies.__file__))
+    # the packages' folders, found without importing them (the API imports this module)
+    roots.update(os.path.dirname(find_spec(name).origin) for name in ("simcli", "strategies"))
     roots.update(("/usr/lib", "/usr/lib64", "/lib", "/lib64", "/usr/share/zoneinfo"))
     roots.update(("/etc/ld.so.cache", "/etc/localtime", "/proc/cpuinfo"))
     roots.update(("/sys/devices/system/cpu", "/dev/null", "/dev/urandom"))

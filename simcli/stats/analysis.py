@@ -16,7 +16,6 @@ from typing import Any
 
 import numpy as np
 
-from simcli import __version__
 from simcli.stats import wording as W
 from simcli.stats.aggregate import Aggregator, GroupTally, StrategyTally, moments_of_counter
 from simcli.stats.distribution import StreamingDistribution, counter_summary
@@ -87,6 +86,7 @@ from simcli.stats.summary import (
     VariantRate,
     sanitize,
 )
+from simcli.version import __version__
 
 __all__ = ["SUMMARY_SCHEMA", "sanitize", "summarize"]
 

@@ -23,7 +23,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from simcli import __version__
 from simcli.config import Config
 from simcli.errors import RecordError, SimcliError
 from simcli.records import BadLine, GameLog, Record
@@ -44,6 +43,7 @@ from simcli.tournament.think import ThinkTimes, read_timing, write_timing
 from simcli.tournament.worker import Chunk, check_strategy_processes, outcome_of
 
 log = logging.getLogger("simcli.runner")
+from simcli.version import __version__
 
 
 class ResumeError(SimcliError):

@@ -3,23 +3,10 @@ games can detect and the estimated run time (from a short timing probe)."""
 
 from __future__ import annotations
 
-import click
-
 from simcli.config import Config
 from simcli.tournament.schedule import PairedSchedule, Schedule
 
 ALPHA = 0.05  # the report's level
-
-PROBE_OPTION = click.option(
-    "--probe",
-    "probe_games",
-    type=click.IntRange(min=0),
-    default=3,
-    show_default=True,
-    metavar="N",
-    help="Games played first in a child process (at most about 2 s) to estimate the run "
-    "time; 0: no estimate.",
-)
 
 
 def duration(seconds: float) -> str:
