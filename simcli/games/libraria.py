@@ -8,6 +8,10 @@ Notation (fixed so that logs stay comparable):
 * A move is a spot number. Who places it follows from the turn order: seat 0 places one
   counter, seat 1 then places two in a row (option ``opening: one_counter`` makes it one),
   then the seats alternate until all 36 spots are filled.
+
+The option ``komi`` (default 0, the rules as written) adds ``komi`` points to seat 1's
+final score (seat ``s`` gets ``s * komi``): the outcome's scores include it, and the
+winner and the ``tiebreak`` are decided on those scores.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from typing import Any
 
 from simcli.frozen import FrozenDict, freeze
 from simcli.game import TERMINAL, Game, IllegalMoveError, Option, Outcome, State
+from simcli.games.compensation import KOMI, drop_defaults, komi_option, with_komi
 
 SIZE = 5  # tiles per side
 SPOTS_PER_SIDE = SIZE + 1
@@ -219,7 +224,8 @@ class LibrariaState(State):
     def outcome(self) -> Outcome:
         if self.ply < SPOTS:
             raise IllegalMoveError("the game is not over")
-        a, b = self.scores()
+        # the final scores: the counters' points, and seat 1's komi (0: rules as written)
+        a, b = with_komi(self.scores(), self.options.get(KOMI, 0))
         if a > b:
             winners: tuple[int, ...] = (0,)
         elif b > a:
@@ -265,7 +271,9 @@ class LibrariaState(State):
             turn = f"placement {self.ply + 1} of 36, seat {self.current_player} to place"
         else:
             turn = "game over"
-        lines.append(f"X = seat 0: {a} points   O = seat 1: {b} points   ({turn})")
+        komi = self.options.get(KOMI, 0)
+        bonus = f" {komi:+g} komi" if komi else ""
+        lines.append(f"X = seat 0: {a} points   O = seat 1: {b} points{bonus}   ({turn})")
         return "\n".join(lines)
 
 
@@ -286,7 +294,14 @@ class Libraria(Game):
             choices=("none", "first_player"),
             doc="equal totals are a draw (rulebook) or a win for the starting player",
         ),
+        KOMI: komi_option(60, "no board gives a margin above 60"),
     }
+
+    def resolve_options(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The options with defaults filled in; ``komi`` at its default 0 is left out (see
+        ``simcli/games/compensation.py``: records of the rules as written stay as they
+        were)."""
+        return drop_defaults(self.options, super().resolve_options(given), (KOMI,))
 
     def sample_setup(
         self, players: int, options: Mapping[str, Any], rng: random.Random
@@ -339,6 +354,8 @@ class Libraria(Game):
         return state
 
     def evaluate(self, state: State, seat: int) -> float:
-        """Score difference for ``seat`` if the game ended with the counters now placed."""
+        """Score difference for ``seat`` if the game ended with the counters now placed
+        (seat 1's komi included)."""
         a, b = score_board(state.tiles, state.board)  # type: ignore[attr-defined]
-        return float(a - b if seat == 0 else b - a)
+        margin = a - b - state.options.get(KOMI, 0)
+        return float(margin if seat == 0 else -margin)
