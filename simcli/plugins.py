@@ -22,6 +22,9 @@ from simcli.suggest import did_you_mean
 #: Entry point groups a pip-installed package can fill.
 GAME_GROUP = "simcli.games"
 STRATEGY_GROUP = "simcli.strategies"
+#: Required keys of ``game_source``, the origin of a plug-in game in its records (absent
+#: for built-in games).
+SOURCE_KEYS = ("kind", "use", "fingerprint")
 
 
 @dataclass(frozen=True)

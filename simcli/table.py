@@ -105,7 +105,7 @@ def replayed_facts(record: dict[str, Any]) -> Facts:
     """Replay ``record`` through its rules and ask the game for its figures. Raises
     :class:`RecordError` when the record does not replay."""
     from simcli.games import record_game
-    from simcli.records import replay
+    from simcli.verify import replay
 
     final: list = [None]
 
@@ -122,7 +122,7 @@ def replayed_facts(record: dict[str, Any]) -> Facts:
 def iter_rows(path: str | Path, *, parts: bool = False) -> Iterator[dict[str, Any]]:
     """Stream the table's rows from a run folder or a ``games.jsonl``. A line that is
     not a game record raises :class:`RecordError` naming it."""
-    from simcli.records import BadLine, read_log
+    from simcli.tournament.gamelog import BadLine, read_log
 
     for _lineno, item in read_log(Path(path)):
         if isinstance(item, BadLine):

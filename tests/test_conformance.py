@@ -11,8 +11,9 @@ import pytest
 
 from simcli.conformance import CheckReport, check_game
 from simcli.games import GAMES, get_game
-from simcli.records import dumps, replay
+from simcli.records import dumps
 from simcli.tournament.play import play_game
+from simcli.verify import replay
 from strategies.random_play import RandomStrategy
 
 LONG_GAMES = ("ex_libris", "adas_library")

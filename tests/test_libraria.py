@@ -10,8 +10,9 @@ import pytest
 from simcli.game import IllegalMoveError
 from simcli.games import get_game
 from simcli.games.libraria import TILE_CORNERS, score_board, seat_for_ply, tile_points
-from simcli.records import dumps, replay
+from simcli.records import dumps
 from simcli.tournament.play import play_game
+from simcli.verify import replay
 from strategies.greedy import GreedyStrategy
 from strategies.random_play import RandomStrategy
 

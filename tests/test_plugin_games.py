@@ -210,7 +210,7 @@ def test_a_rules_variant_beside_its_builtin_game(tmp_path) -> None:
     assert all(r["game_source"]["use"].endswith("libraria_mouse.py:MouseMinusTwo") for r in mouse)
     assert invoke("replay", str(out), "--verify").exit_code == 0
     # The variant's rules played: under the rulebook's (-1 a mouse) some scores differ.
-    from simcli.records import replay
+    from simcli.verify import replay
 
     stripped = [{k: v for k, v in r.items() if k != "game_source"} for r in mouse]
     assert any(p.message.startswith("scores:") for r in stripped for p in replay(r))

@@ -12,22 +12,18 @@ from click.testing import CliRunner
 
 from simcli.cli.main import cli
 from simcli.errors import RecordError
+from simcli.plugins import SOURCE_KEYS
 from simcli.records import (
     KEYS,
     REQUIRED_KEYS,
     SCHEMA_PATH,
     SCHEMA_VERSION,
-    SOURCE_KEYS,
     TERMINATIONS,
-    BadLine,
-    GameLog,
     check,
-    decode,
     dumps,
     new_record,
-    read_log,
-    read_records,
 )
+from simcli.tournament.gamelog import BadLine, GameLog, decode, read_log, read_records
 
 CONFIG = """\
 name: rec

@@ -18,9 +18,9 @@ from click.testing import CliRunner
 
 from simcli.cli.main import cli
 from simcli.games import get_game
-from simcli.records import replay
 from simcli.tournament.clock import SignalClock
 from simcli.tournament.play import play_game
+from simcli.verify import replay
 from strategies.loader import load_strategy_class
 from strategies.random_play import RandomStrategy
 

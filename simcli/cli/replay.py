@@ -74,7 +74,7 @@ def replay(
 
     from simcli.errors import RecordError
     from simcli.query import Where
-    from simcli.records import BadLine, read_log
+    from simcli.tournament.gamelog import BadLine, read_log
 
     if (ply is not None or final) and not show:
         raise click.UsageError("--ply and --final go with --show")
@@ -151,7 +151,7 @@ def _ordered(games, sort: str | None, ascending: bool, top: int | None):
 
 
 def _verify(record: dict, lineno: int, fmt: str, counts: dict) -> None:
-    from simcli.records import replay as replay_record
+    from simcli.verify import replay as replay_record
 
     counts["checked"] += 1
     problems = replay_record(record)
@@ -236,7 +236,7 @@ def summary_line(record: dict) -> str:
 
 def _show(record: dict, fmt: str, only_ply: int | None, final: bool) -> None:
     from simcli.errors import RecordError
-    from simcli.records import replay as replay_record
+    from simcli.verify import replay as replay_record
 
     seats = record["seats"]
     if fmt == "text":

@@ -88,9 +88,9 @@ def report(
     a games .jsonl file. The log is read once, line by line, so any size fits in
     memory.
     """
-    from simcli.records import read_records
     from simcli.report.api import produce_report
     from simcli.report.io import open_source
+    from simcli.tournament.gamelog import read_records
     from simcli.tournament.lock import note_if_running
     from simcli.tournament.think import think_of
 

@@ -19,6 +19,7 @@ from simcli.errors import GameLoadError, UnknownGameError
 from simcli.game import Game
 from simcli.plugins import (
     GAME_GROUP,
+    SOURCE_KEYS,
     class_from,
     entry_points,
     fingerprint,
@@ -27,7 +28,6 @@ from simcli.plugins import (
     load_entry_point,
     resolve_file,
 )
-from simcli.records import SOURCE_KEYS
 from simcli.suggest import did_you_mean
 
 GAMES: dict[str, str] = {

@@ -11,7 +11,7 @@ Entry points (see :mod:`simcli.report.api`):
   ``summary.json`` is its ``to_dict()``)
 - ``render(summary, fmt) -> str`` with fmt in text, markdown, json, csv
 - ``open_source(path) -> RunSource`` (:mod:`simcli.report.io`); the records themselves
-  come from :func:`simcli.records.read_records`
+  come from :func:`simcli.tournament.gamelog.read_records`
 """
 
 from __future__ import annotations

@@ -43,9 +43,9 @@ def build_summary(
     ``to_dict()``).
 
     ``validate=False`` skips the per-record check when the records come from
-    :func:`simcli.records.read_records`, which already checked them. ``natural``: replay
-    the first games of each group for their length in the game's natural unit (rounds,
-    turns; :func:`natural_length`)."""
+    :func:`simcli.tournament.gamelog.read_records`, which already checked them.
+    ``natural``: replay the first games of each group for their length in the game's
+    natural unit (rounds, turns; :func:`natural_length`)."""
     agg = Aggregator(
         strategy_order=strategy_order(dict(run_info) if run_info else None),
         max_pending=max_pending,
@@ -191,8 +191,8 @@ def report_run_folder(
     """Write ``summary.json``, ``report.md`` (and plots) for the run in ``out_dir`` from its
     ``games.jsonl`` and ``run.json``; return it (summary and compact text). Used at the end of
     ``simcli run`` (also after an interruption: the report then covers the games played)."""
-    from simcli.records import read_records
     from simcli.run_info import read_run_info
+    from simcli.tournament.gamelog import read_records
 
     out = Path(out_dir)
     return produce_report(

@@ -21,10 +21,10 @@ from typing import Any
 from scipy.stats import fisher_exact
 
 from simcli.errors import RecordError
-from simcli.records import read_records
 from simcli.report.io import open_source
 from simcli.stats.intervals import wilson_interval
 from simcli.stats.significance import adjust_pvalues
+from simcli.tournament.gamelog import read_records
 
 
 @dataclass

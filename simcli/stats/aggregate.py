@@ -618,7 +618,7 @@ class Aggregator:
     def add(self, rec: dict, where: str | None = None, *, validate: bool = True) -> None:
         """Add one record. It is validated first (a bad record raises RecordError naming
         ``where``) unless ``validate=False`` says the caller already did
-        (:class:`simcli.records.GameLog` does)."""
+        (:class:`simcli.tournament.gamelog.GameLog` does)."""
         self.records += 1
         where = where or f"record {self.records}"
         if validate:

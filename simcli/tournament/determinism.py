@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from simcli.config import Config
-from simcli.records import BadLine, GameLog, dumps
+from simcli.records import dumps
+from simcli.tournament.gamelog import BadLine, GameLog
 from simcli.tournament.probe import spread
 from simcli.tournament.schedule import PairedSchedule, Schedule
 from simcli.tournament.worker import ChunkPlayer

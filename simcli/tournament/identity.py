@@ -1,9 +1,10 @@
 """Which game a run has at each index, and whether a record is that game: the one check
 of a record's identity (game, variant, options, seats, seed) against the schedule of the
 run's config. ``--resume`` builds it from the config it resumes with; every reader of a
-run folder (report, replay, the statistics, through :class:`simcli.records.GameLog`)
-builds it from the config stored in ``run.json``. A line copied from another run or
-config, or edited by hand, is caught alike by all of them.
+run folder (report, replay, the statistics, through
+:class:`simcli.tournament.gamelog.GameLog`) builds it from the config stored in
+``run.json``. A line copied from another run or config, or edited by hand, is caught
+alike by all of them.
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ from typing import Any
 
 from simcli.config import Config
 from simcli.errors import RecordError, SimcliError
-from simcli.records import BadLine, GameLog, Record
+from simcli.records import Record
 from simcli.run_info import RUN_INFO, read_run_info
 from simcli.tournament.clock import StopNow, stop_now
 from simcli.tournament.executor import (
@@ -34,6 +34,7 @@ from simcli.tournament.executor import (
     default_chunk_size,
     make_executor,
 )
+from simcli.tournament.gamelog import BadLine, GameLog
 from simcli.tournament.identity import RunIdentity
 from simcli.tournament.lock import RunLock
 from simcli.tournament.output import check_output, prepare_output, write_json_atomic

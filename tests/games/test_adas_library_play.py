@@ -12,8 +12,8 @@ from simcli.game import CHANCE, IllegalMoveError
 from simcli.games import get_game
 from simcli.games.adas_library import AdasState, partner_of
 from simcli.games.adas_library.components import UNKNOWN
-from simcli.records import replay
 from simcli.tournament.play import play_game
+from simcli.verify import replay
 from strategies import BUILTIN
 from strategies.adas_heuristic import AdasHeuristic, successors
 from strategies.greedy import GreedyStrategy

@@ -12,8 +12,8 @@ from simcli.configfile import load_config
 from simcli.game import CHANCE, TERMINAL, IllegalMoveError
 from simcli.games import get_game
 from simcli.games.bibliogamo.state import LAST_DAY, BibliogamoState
-from simcli.records import replay
 from simcli.tournament.play import play_game
+from simcli.verify import replay
 from strategies import BUILTIN
 from strategies.bibliogamo_planner import BibliogamoPlanner, _stopping_threshold
 from strategies.greedy import GreedyStrategy
