@@ -3,8 +3,9 @@ games, seed, variants) and how (workers, executor, time limits), plus the ``gate
 ``asserts:`` sections as the gate package parsed them.
 
 Reading a YAML file into a :class:`Config` is :mod:`simcli.configfile`; the schedule of a
-config is built by :func:`simcli.tournament.schedule.schedule_for`. See
-``docs/config.md`` for the reference.
+config is built by :func:`simcli.tournament.schedule.schedule_for`, and the games it
+plays are loaded by :mod:`simcli.tournament.rules`. This module imports no other part of
+simcli. See ``docs/config.md`` for the reference.
 """
 
 from __future__ import annotations
@@ -80,25 +81,14 @@ class Config:
     def base_dir(self) -> Path | None:
         return Path(self.source).parent if self.source else None
 
-    def _game_use(self, variant: str | None) -> str:
+    def game_use_for(self, variant: str | None) -> str:
+        """How ``variant`` (or the base game) names its game: a built-in id, an entry
+        point, ``module:Class`` or ``file.py:Class`` (relative to :attr:`base_dir`).
+        Loading it is :mod:`simcli.tournament.rules`."""
         for v in self.variants:
             if v.name == variant and v.game is not None:
                 return v.game
         return self.game_use or self.game
-
-    def game_for(self, variant: str | None) -> Any:
-        """The :class:`~simcli.game.Game` that plays ``variant`` (or the base game)."""
-        from simcli.games import load_game
-
-        return load_game(self._game_use(variant), self.base_dir)
-
-    def game_source_for(self, variant: str | None) -> dict[str, Any] | None:
-        """What the records of ``variant`` say about a plug-in game's origin (None for a
-        built-in game: its records stay as they were)."""
-        from simcli.games import game_source
-
-        source = game_source(self._game_use(variant), self.base_dir)
-        return source.to_record() if source is not None else None
 
     def options_for(self, variant: str | None) -> dict[str, Any]:
         """The resolved game options of a variant (or the base options)."""

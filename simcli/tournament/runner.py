@@ -38,6 +38,7 @@ from simcli.tournament.gamelog import BadLine, GameLog
 from simcli.tournament.identity import RunIdentity
 from simcli.tournament.lock import RunLock
 from simcli.tournament.output import check_output, prepare_output, write_json_atomic
+from simcli.tournament.rules import game_source_for
 from simcli.tournament.schedule import PairedSchedule, Schedule, schedule_for
 from simcli.tournament.tally import Tally
 from simcli.tournament.think import ThinkTimes, read_timing, write_timing
@@ -440,7 +441,7 @@ def _check_game_source(
     log would mix games of two rule sets."""
     variant = record.get("variant")
     if variant not in sources:
-        sources[variant] = config.game_source_for(variant)
+        sources[variant] = game_source_for(config, variant)
     now = sources[variant]
     logged = record.get("game_source")
     then = logged.get("fingerprint") if isinstance(logged, dict) else None

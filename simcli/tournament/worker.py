@@ -22,6 +22,7 @@ from simcli.tournament.remote import (
     parse_command,
     python_client_command,
 )
+from simcli.tournament.rules import game_for, game_source_for
 from simcli.tournament.schedule import PairedSchedule, Schedule
 from simcli.tournament.think import SeatClock
 
@@ -106,9 +107,9 @@ class ChunkPlayer:
         # strategies are handed, and, for plug-in games only, where the rules came from
         # (added to the records; see add_game_source).
         variants = [None, *(v.name for v in config.variants)]
-        self.games = {v: config.game_for(v) for v in variants}
+        self.games = {v: game_for(config, v) for v in variants}
         self.strategy_games = {v: type(g)() for v, g in self.games.items()}
-        self.sources = {v: config.game_source_for(v) for v in variants}
+        self.sources = {v: game_source_for(config, v) for v in variants}
         self.game = self.games[None]
         self.factories = strategy_factories(config)
         clock = make_clock(config.move_time_limit)
@@ -210,7 +211,7 @@ def strategy_factories(config: Config) -> dict[str, StrategyFactory]:
         factories[spec.name] = RemoteSeatFactory(
             spec.name,
             command,
-            game=(config.game_source_for(None) or {}).get("use", config.game),
+            game=(game_source_for(config, None) or {}).get("use", config.game),
             players=config.players,
             params=spec.params,
             move_seconds=config.move_time_limit,
@@ -275,7 +276,7 @@ def lost_game_record(
     """The record of a game that could not be played (its worker died twice): setup
     sampled as usual, no moves, termination ``error``."""
     spec = schedule.spec(index)
-    game = config.game_for(spec.variant)
+    game = game_for(config, spec.variant)
     options = config.options_for(spec.variant)
     try:
         setup = game.sample_setup(len(spec.seats), options, chance_rng(spec.seed))
@@ -285,7 +286,7 @@ def lost_game_record(
     record = new_record(game.id, options, index, spec.seed, spec.seats, spec.variant)
     record["setup"] = setup
     record["detail"] = {"kind": kind, "message": message}
-    add_game_source(record, config.game_source_for(spec.variant))
+    add_game_source(record, game_source_for(config, spec.variant))
     return dumps(record), GameResult(list(spec.seats), [], None, "error")
 
 
