@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from simcli.errors import GameOptionError
 from simcli.game import Game, IllegalMoveError, Option, State
 from simcli.games.chance import ChanceStreams, draw_key, setup_key
+from simcli.games.compensation import KOMI, drop_defaults, komi_option
 from simcli.games.ex_libris.components import Components, load_components
 from simcli.games.ex_libris.inspection import PROMINENT_TIES
 from simcli.games.ex_libris.phases import LibraryChoice, Round
@@ -65,6 +66,7 @@ class ExLibris(Game):
         "libraries_file": Option(
             default=None, doc="replacement library-tile YAML file (null: built in)"
         ),
+        KOMI: komi_option(50, "games between equal players are won by far less"),
     }
 
     def __init__(self) -> None:
@@ -76,7 +78,9 @@ class ExLibris(Game):
         resolved = super().resolve_options(given)
         resolved["final_round_trigger"] = _check_trigger(resolved["final_round_trigger"])
         self.components(resolved)  # load and validate the data files now
-        return resolved
+        # komi at its default 0 is left out: records of the rules as written stay as
+        # they were (simcli/games/compensation.py)
+        return drop_defaults(self.options, resolved, (KOMI,))
 
     def components(self, options: Mapping[str, Any]) -> Components:
         key = (options["books_file"], options["locations_file"], options["libraries_file"])
@@ -146,12 +150,13 @@ class ExLibris(Game):
 
     def evaluate(self, state: State, seat: int) -> float:
         """Projected final score of ``seat``: its inspection total if the game ended now,
-        plus one point per card in hand (a card not yet shelved)."""
+        plus one point per card in hand (a card not yet shelved), plus its komi."""
         st: ExLibrisState = state  # type: ignore[assignment]
+        komi = seat * st.options.get(KOMI, 0)
         if st.is_terminal() and st.sheets is not None:
-            return float(st.sheets[seat].total)
+            return float(st.sheets[seat].total) + komi
         sheets = st.inspect()
-        return float(sheets[seat].total) + 1.0 * len(st.hands[seat])
+        return float(sheets[seat].total) + 1.0 * len(st.hands[seat]) + komi
 
     def facts(self, state: State) -> Facts:
         """Rounds played and, once the game is scored, each seat's inspection parts

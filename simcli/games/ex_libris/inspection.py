@@ -201,9 +201,15 @@ def inspect_all(
     return sheets
 
 
-def winners(sheets: Sequence[ScoreSheet], hand_sizes: Sequence[int]) -> tuple[int, ...]:
-    """Highest total; ties: more books on the shelf, then fewer cards in hand, then fewer
-    banned books; a tie that survives all three is a shared win."""
-    keys = [(s.total, s.books, -hand_sizes[seat], -s.banned_books) for seat, s in enumerate(sheets)]
+def winners(
+    sheets: Sequence[ScoreSheet], hand_sizes: Sequence[int], komi: float = 0
+) -> tuple[int, ...]:
+    """Highest final score (the total plus ``seat * komi``, the option ``komi``); ties:
+    more books on the shelf, then fewer cards in hand, then fewer banned books; a tie that
+    survives all three is a shared win."""
+    keys = [
+        (s.total + seat * komi, s.books, -hand_sizes[seat], -s.banned_books)
+        for seat, s in enumerate(sheets)
+    ]
     best = max(keys)
     return tuple(seat for seat, key in enumerate(keys) if key == best)

@@ -120,9 +120,11 @@ def render_state(state: ExLibrisState) -> str:
         lines.extend(shelf_lines(state, seat))
     if state.sheets is not None:
         lines.append("Inspection:")
+        komi = state.options.get("komi", 0)
         for seat, s in enumerate(state.sheets):
+            bonus = f", komi {seat * komi:+g} = {s.total + seat * komi:g}" if komi and seat else ""
             lines.append(
                 f"  seat {seat}: stability {s.stability}, prominent {s.prominent}, banned "
-                f"{s.banned}, variety {s.variety}, focus {s.focus} = {s.total}"
+                f"{s.banned}, variety {s.variety}, focus {s.focus} = {s.total}{bonus}"
             )
     return "\n".join(lines)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from simcli.frozen import freeze
 from simcli.game import TERMINAL, IllegalMoveError, Outcome, State
 from simcli.games.chance import ChanceStreams
+from simcli.games.compensation import KOMI, with_komi
 from simcli.games.ex_libris import inspection, shelf
 from simcli.games.ex_libris.components import Components, Location
 from simcli.games.ex_libris.tasks import Chance, Task
@@ -275,9 +276,10 @@ class ExLibrisState(State):
             raise IllegalMoveError("the game is not over")
         sheets = self.sheets
         hand_sizes = [len(h) for h in self.hands]
+        komi = self.options.get(KOMI, 0)  # seat s gets s x komi (0: the rules as written)
         return Outcome(
-            scores=tuple(float(s.total) for s in sheets),
-            winners=inspection.winners(sheets, hand_sizes),
+            scores=with_komi([float(s.total) for s in sheets], komi),
+            winners=inspection.winners(sheets, hand_sizes, komi),
             termination=self.termination,
         )
 
