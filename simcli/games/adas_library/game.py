@@ -28,6 +28,7 @@ from simcli.games.adas_library.components import (
 from simcli.games.adas_library.rows import is_sorted, out_of_order, ranks
 from simcli.games.adas_library.state import PARTNER_MODES, AdasState
 from simcli.games.chance import ChanceStreams, draw_key, setup_key
+from simcli.games.compensation import drop_defaults
 
 #: Evaluation of a won (lost) game, far beyond any count of books out of order.
 WIN_VALUE = 100.0
@@ -49,6 +50,13 @@ SNAPSHOT_KEYS = (
 )
 KNOWN_CARDS = frozenset(CARD_TYPES)
 ANY_CARD = KNOWN_CARDS | {UNKNOWN}
+#: The seat compensation option (``simcli/games/compensation.py``).
+EXTRA_CARDS = "extra_cards"
+
+
+def hand_sizes(hand_size: int, players: int, extra_cards: int) -> list[int]:
+    """The cards each seat holds: ``hand_size`` plus ``seat * extra_cards``."""
+    return [hand_size + seat * extra_cards for seat in range(players)]
 
 
 class AdasLibrary(Game):
@@ -84,6 +92,15 @@ class AdasLibrary(Game):
             doc="the component data itself; filled in from data_file when options are "
             "resolved (so records replay without the file); may be given inline instead",
         ),
+        EXTRA_CARDS: Option(
+            default=0,
+            kind=int,
+            minimum=0,
+            maximum=3,
+            doc="seat compensation: seat s is dealt and keeps s x extra_cards cards more "
+            "than the hand size (2 players: the second player holds 5 + extra_cards); "
+            "0 = the rules as written; at most 3 (4 players then hold 38 of the 45 cards)",
+        ),
     }
 
     # -- options --------------------------------------------------------------------
@@ -100,7 +117,17 @@ class AdasLibrary(Game):
         else:
             comp = parse(resolved["components"], "option 'components'")
         resolved["components"] = comp.to_json()
-        return resolved
+        extra = resolved[EXTRA_CARDS]
+        for players in comp.players:
+            dealt = sum(hand_sizes(comp.hand_size, players, extra))
+            if dealt > comp.deck_size:
+                raise GameOptionError(
+                    f"game '{self.id}': option '{EXTRA_CARDS}' {extra} deals {dealt} cards to "
+                    f"{players} players, but the deck holds {comp.deck_size}"
+                )
+        # extra_cards at its default 0 is left out: records of the rules as written stay
+        # as they were (simcli/games/compensation.py)
+        return drop_defaults(self.options, resolved, (EXTRA_CARDS,))
 
     def components(self, options: Mapping[str, Any]) -> Components:
         """The validated component data named by (resolved or raw) ``options``."""
@@ -123,9 +150,10 @@ class AdasLibrary(Game):
         rng.shuffle(master)
         deck = comp.deck()
         rng.shuffle(deck)
-        size = comp.hand_size
-        hands = [deck[s * size : (s + 1) * size] for s in range(players)]
-        draw = deck[players * size :]
+        sizes = hand_sizes(comp.hand_size, players, options.get(EXTRA_CARDS, 0))
+        ends = [sum(sizes[: s + 1]) for s in range(players)]
+        hands = [deck[end - size : end] for size, end in zip(sizes, ends, strict=True)]
+        draw = deck[ends[-1] :]
         rank = ranks(master)
         books = comp.books_each(players)
         redeals = -1
@@ -198,9 +226,10 @@ class AdasLibrary(Game):
         hands = setup["hands"]
         if not isinstance(hands, list) or len(hands) != players:
             raise bad(f"hands must hold {players} hands")
+        sizes = hand_sizes(comp.hand_size, players, options.get(EXTRA_CARDS, 0))
         for s, hand in enumerate(hands):
-            if not isinstance(hand, list) or len(hand) != comp.hand_size:
-                raise bad(f"hand {s} must hold {comp.hand_size} cards")
+            if not isinstance(hand, list) or len(hand) != sizes[s]:
+                raise bad(f"hand {s} must hold {sizes[s]} cards")
         draw = setup["draw"]
         if not isinstance(draw, list):
             raise bad("draw must be a list of cards")
