@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from simcli.version import __version__
 
 if TYPE_CHECKING:
+    from simcli.app.balance import BalanceOutcome
     from simcli.app.gate import Verdict
     from simcli.app.play import SeatSpec
     from simcli.app.run import RunOutcome
@@ -51,6 +52,14 @@ def play(
     return _play(game, strategies, players=players, options=options, seed=seed, **kwargs)
 
 
+def balance(config: Config | str | PathLike[str], **kwargs: Any) -> BalanceOutcome:
+    """Measure seat balance up a ladder of skill and tune a compensation: see
+    :func:`simcli.app.balance.balance`."""
+    from simcli.app.balance import balance as _balance
+
+    return _balance(config, **kwargs)
+
+
 def load_run(path: str | PathLike[str], *, parts: bool = False) -> Any:
     """The run's table, one row per game and seat: a ``pandas.DataFrame`` when pandas is
     installed (``pip install 'simcli[analysis]'``), else a list of dicts. ``path`` is a
@@ -61,4 +70,4 @@ def load_run(path: str | PathLike[str], *, parts: bool = False) -> Any:
     return _load_run(path, parts=parts)
 
 
-__all__ = ["__version__", "gate", "load_run", "play", "run"]
+__all__ = ["__version__", "balance", "gate", "load_run", "play", "run"]

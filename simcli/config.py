@@ -16,7 +16,16 @@ from typing import Any
 
 EXECUTORS = ("local", "dask")
 #: Keys that never change a run's records (free to differ on resume).
-EXECUTION_KEYS = ("workers", "output", "executor", "scheduler", "name", "asserts", "gate")
+EXECUTION_KEYS = (
+    "workers",
+    "output",
+    "executor",
+    "scheduler",
+    "name",
+    "asserts",
+    "gate",
+    "balance",
+)
 #: Where a strategy runs: in the worker (trusted code, full speed) or its own process.
 ISOLATIONS = ("inprocess", "process")
 #: Strategy keys that never change a run's records (free to differ on resume).
@@ -74,6 +83,7 @@ class Config:
     gate: Any = None  # simcli.gating.spec.GateSpec (plain data) or None
     asserts: tuple[Any, ...] = ()  # simcli.gating.asserts.Assertion instances
     gating: bool = False  # True: play the gate's paired schedule instead of `format`
+    balance: Any = None  # simcli.balancing.spec.BalanceSpec (plain data) or None
     source: str | None = None
     game_use: str | None = None  # the config's `game:` when it names a plug-in game
 

@@ -14,6 +14,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+from simcli.balancing.ladders import default_ladder
+from simcli.balancing.spec import ladder_entries, parse_balance
 from simcli.config import (
     CMD_PREFIX,
     EXECUTORS,
@@ -56,6 +58,7 @@ TOP_KEYS = (
     "gate",
     "asserts",
     "isolation",
+    "balance",
 )
 STRATEGY_KEYS = ("name", "use", "params", "isolation", "memory_limit", "command")
 FORMAT_KEYS = ("type", "candidate")
@@ -108,6 +111,8 @@ def _build(doc: Doc, raw: dict[str, Any]) -> Config:
     """Every check that does not depend on a failed one runs, so that one pass reports
     all the mistakes of the file (``Doc.attempt`` notes an error and goes on)."""
     for key in ("game", "strategies"):
+        if key == "strategies" and "balance" in raw:
+            continue  # the ladder's rungs, once the game is known
         if key not in raw:
             doc.add(doc.error((), f"missing required key '{key}'"))
     game_use = doc.attempt(str_at, doc, ("game",), raw.get("game"), default=FAILED)
@@ -127,6 +132,8 @@ def _build(doc: Doc, raw: dict[str, Any]) -> Config:
             variants = doc.attempt(
                 _variants, doc, raw.get("variants"), game, base_options, players, default=FAILED
             )
+    if "balance" in raw:
+        raw = doc.attempt(_balance_rungs, doc, raw, game, default=raw)
     isolation = doc.attempt(
         choice_at,
         doc,
@@ -139,8 +146,9 @@ def _build(doc: Doc, raw: dict[str, Any]) -> Config:
     if "strategies" in raw:
         game_id = game.id if game is not FAILED else None
         errors = len(doc.errors)
+        root = ("balance", "ladder") if "balance" in raw else ("strategies",)
         strategies = doc.attempt(
-            _strategies, doc, raw["strategies"], game_id, isolation, default=FAILED
+            _strategies, doc, raw["strategies"], game_id, isolation, root, default=FAILED
         )
         if strategies is not FAILED and len(doc.errors) > errors:
             strategies = FAILED  # some entries failed: checks of the list would mislead
@@ -172,6 +180,19 @@ def _build(doc: Doc, raw: dict[str, Any]) -> Config:
         else FAILED
     )
     asserts = doc.attempt(parse_asserts, doc, raw.get("asserts"), names, default=FAILED)
+    balance = None
+    if raw.get("balance") is not None and FAILED not in (game, players, options, variants):
+        balance = doc.attempt(
+            parse_balance,
+            doc,
+            raw["balance"],
+            names,
+            game,
+            players,
+            options,
+            variants,
+            default=FAILED,
+        )
     if doc.errors:
         raise doc.errors.pop()  # gathered with the others by Doc.gathering
     return Config(
@@ -192,9 +213,25 @@ def _build(doc: Doc, raw: dict[str, Any]) -> Config:
         scheduler=scheduler,
         gate=gate,
         asserts=asserts,
+        balance=balance,
         source=str(doc.path),
         game_use=game_use if plugin else None,
     )
+
+
+def _balance_rungs(doc: Doc, raw: dict[str, Any], game: Any) -> dict[str, Any]:
+    """A balance config's strategies are its ladder's rungs (``balance.ladder``, else the
+    game's default ladder), played in self-play."""
+    if "strategies" in raw:
+        raise doc.error(
+            ("strategies",),
+            "a balance config names its strategies once, as rungs in balance.ladder "
+            "(weakest first); remove 'strategies:'",
+        )
+    if game is FAILED:
+        return raw
+    ladder = ladder_entries(doc, raw["balance"], default_ladder(game))
+    return {**raw, "strategies": ladder, "format": raw.get("format", "self_play")}
 
 
 def _strategy_names(value: Any) -> list[str]:
@@ -292,15 +329,19 @@ def _executor(doc: Doc, raw: dict[str, Any]) -> tuple[str, str | None]:
 
 
 def _strategies(
-    doc: Doc, value: Any, game_id: str | None, isolation: str = "inprocess"
+    doc: Doc,
+    value: Any,
+    game_id: str | None,
+    isolation: str = "inprocess",
+    root: KeyPath = ("strategies",),
 ) -> list[StrategySpec]:
-    """The strategy entries; each bad entry is noted in ``doc`` and the others checked
-    (``game_id`` None: the game failed, its restriction is not checked)."""
+    """The strategy entries at ``root``; each bad entry is noted in ``doc`` and the others
+    checked (``game_id`` None: the game failed, its restriction is not checked)."""
     if not isinstance(value, list) or not value:
-        raise doc.error(("strategies",), f"expected a non-empty list; got {kind_of(value)}")
+        raise doc.error(root, f"expected a non-empty list; got {kind_of(value)}")
     specs: list[StrategySpec] = []
     for i, item in enumerate(value):
-        spec = doc.attempt(_strategy, doc, ("strategies", i), item, game_id, isolation, specs)
+        spec = doc.attempt(_strategy, doc, (*root, i), item, game_id, isolation, specs)
         if spec is not None:
             specs.append(spec)
     return specs

@@ -8,6 +8,7 @@ import traceback
 
 import click
 
+from simcli.cli.balance import balance
 from simcli.cli.bench import bench
 from simcli.cli.check_game import check_game
 from simcli.cli.compare import compare
@@ -63,6 +64,7 @@ def cli() -> None:
 
     \b
     simcli run configs/quickstart.yaml          play a tournament
+    simcli balance configs/libraria-balance.yaml  seat balance by skill, fair komi
     simcli replay results/quickstart --verify   re-play and check every logged game
     simcli export results/quickstart > t.csv    one row per game and seat, for analysis
     simcli list                                 games and strategies
@@ -82,6 +84,7 @@ cli.add_command(sprt_calc)
 cli.add_command(power)
 cli.add_command(check_game)
 cli.add_command(compare)
+cli.add_command(balance)
 
 
 def _silence_stdout() -> None:
