@@ -370,6 +370,14 @@ def _components(orders: Mapping, names: list[str]) -> list[list[str]]:
     return list(comps.values())
 
 
+#: The first note of a fit that needed the virtual games (see the module's docstring).
+_NO_ESTIMATE_NOTE = (
+    "the maximum-likelihood estimate does not exist (a strategy or seat won or "
+    "lost every game); ratings use one virtual game per seating, split evenly "
+    "over the seats' finishing orders"
+)
+
+
 def _fit_orders(
     orders: Mapping,
     names: list[str],
@@ -381,12 +389,46 @@ def _fit_orders(
     prior: float,
     x0: np.ndarray | None = None,
 ) -> RatingFit:
+    """The ratings of ``orders``: the likelihood (:func:`_likelihood`), its maximum
+    (:func:`_maximise`) and the fit in Elo (:func:`_summary`). Without a prior, an
+    estimate that runs off (a strategy or seat won or lost every game) or does not
+    converge is made again with one virtual game per seating."""
     comps = _components(orders, names)
     # one anchor per connected component: `anchor` if in it, else its first name
-    anchors = []
-    for comp in comps:
-        anchors.append(anchor if anchor in comp else comp[0])
-    singletons = {comp[0] for comp in comps if len(comp) == 1}
+    anchors = [anchor if anchor in comp else comp[0] for comp in comps]
+    prob = _likelihood(orders, names, n_seats, seat=seat, anchors=anchors, prior=prior)
+    beta, loglik, converged = _maximise(prob, x0)
+    separated = prob.P and float(np.max(np.abs(beta))) > _SEPARATION_LIMIT
+    if (separated or not converged) and prior == 0:
+        fit = _fit_orders(orders, names, n_seats, seat=seat, model=model, anchor=anchor, prior=1.0)
+        fit.notes.insert(0, _NO_ESTIMATE_NOTE)
+        return fit
+    return _summary(
+        prob,
+        beta,
+        names,
+        comps,
+        anchors,
+        model=model,
+        loglik=float(loglik),
+        converged=converged,
+        games=float(sum(orders.values())),
+        prior_games=float(prior * len({s for s, _ in orders})) if prior else 0.0,
+    )
+
+
+def _likelihood(
+    orders: Mapping,
+    names: list[str],
+    n_seats: int,
+    *,
+    seat: bool,
+    anchors: list[str],
+    prior: float,
+) -> _Problem:
+    """The negative log-likelihood of ``orders`` (plus ``prior`` virtual games per
+    seating), its parameters the strategies other than the anchors, the seats after
+    seat 0 (``seat``) and one tie parameter per tie size seen."""
     data = dict(orders)
     sizes = tie_sizes(orders)
     if prior > 0:
@@ -398,50 +440,103 @@ def _fit_orders(
             for c in range(n_seats):
                 key = (strats, tuple((s - c) % n_seats for s in range(n_seats)))
                 data[key] = data.get(key, 0.0) + prior / n_seats
-    prob = _Problem(data, names, n_seats, seat, set(anchors), sizes)
-    games = float(sum(orders.values()))
+    return _Problem(data, names, n_seats, seat, set(anchors), sizes)
+
+
+def _maximise(prob: _Problem, x0: np.ndarray | None) -> tuple[np.ndarray, float, bool]:
+    """The maximum-likelihood parameters (natural units), the log-likelihood there and
+    whether the optimiser converged; ``x0`` (if it fits) is the starting point."""
     if x0 is None or len(x0) != prob.P:
         x0 = np.zeros(prob.P)
-    converged = True
-    if prob.P:
-        res = optimize.minimize(
-            prob.nll,
-            x0,
-            jac=True,
-            hess=prob.hess,
-            method="trust-exact",
-            options={"gtol": 1e-7, "maxiter": 500},
-        )
-        beta = res.x
-        converged = bool(res.success) or float(np.max(np.abs(res.jac))) < 1e-5
-        loglik = -float(res.fun)
-    else:
-        beta = x0
-        loglik = -prob.nll(beta)[0]
-    separated = prob.P and float(np.max(np.abs(beta))) > _SEPARATION_LIMIT
-    if (separated or not converged) and prior == 0:
-        fit = _fit_orders(orders, names, n_seats, seat=seat, model=model, anchor=anchor, prior=1.0)
-        fit.notes.insert(
-            0,
-            "the maximum-likelihood estimate does not exist (a strategy or seat won or "
-            "lost every game); ratings use one virtual game per seating, split evenly "
-            "over the seats' finishing orders",
-        )
-        return fit
-    notes = []
-    cov_free = None
-    if prob.P:
-        H = prob.hess(beta)
-        eig = np.linalg.eigvalsh((H + H.T) / 2)
-        if not np.all(np.isfinite(eig)) or eig[0] <= 1e-9 * max(eig[-1], 1e-300):
-            notes.append(
-                "observed information is singular (seats and strategies are confounded, "
-                "or too few games): no intervals"
-            )
-        else:
-            cov_free = np.linalg.inv(H)
+    if not prob.P:
+        return x0, -prob.nll(x0)[0], True
+    res = optimize.minimize(
+        prob.nll,
+        x0,
+        jac=True,
+        hess=prob.hess,
+        method="trust-exact",
+        options={"gtol": 1e-7, "maxiter": 500},
+    )
+    converged = bool(res.success) or float(np.max(np.abs(res.jac))) < 1e-5
+    return res.x, -float(res.fun), converged
+
+
+def _summary(
+    prob: _Problem,
+    beta: np.ndarray,
+    names: list[str],
+    comps: list[list[str]],
+    anchors: list[str],
+    *,
+    model: str,
+    loglik: float,
+    converged: bool,
+    games: float,
+    prior_games: float,
+) -> RatingFit:
+    """The fit at ``beta`` on the Elo scale: ratings, seat effects and tie parameters
+    with their standard errors from the observed information, and the notes."""
+    n_seats = prob.n
+    singletons = {comp[0] for comp in comps if len(comp) == 1}
+    cov_free, notes = _covariance(prob, beta)
     if not converged:
         notes.append("optimiser did not converge")
+    ratings, se, cov = _strategy_ratings(prob, beta, cov_free, names, singletons)
+    seat_effects = seat_se = None
+    if prob.n_h:  # seat parameters (more than one seat)
+        seat_effects, seat_se = _seat_effects(prob, beta, cov_free)
+    if len([c for c in comps if len(c) > 1]) > 1:
+        notes.append(
+            "strategies form separate groups that never met; ratings are comparable only "
+            "within a group (anchors: " + ", ".join(anchors) + ")"
+        )
+    fit = RatingFit(
+        model=model,
+        names=list(names),
+        anchors=[a for a in anchors if a not in singletons or len(names) == 1],
+        ratings=ratings,
+        se=se,
+        cov=cov if cov_free is not None else None,
+        seats=n_seats,
+        seat_effects=seat_effects,
+        seat_se=seat_se,
+        loglik=loglik,
+        converged=converged,
+        games=games,
+        prior_games=prior_games,
+        notes=notes,
+        ties=_tie_parameters(prob, beta, cov_free),
+    )
+    fit._components = {nm: ci for ci, comp in enumerate(comps) for nm in comp}  # type: ignore[attr-defined]
+    fit._beta = (beta, prob.n_r, prob.n_h)  # type: ignore[attr-defined]
+    return fit
+
+
+def _covariance(prob: _Problem, beta: np.ndarray) -> tuple[np.ndarray | None, list[str]]:
+    """The inverse observed information at ``beta`` (natural units), or None with a
+    note when it is singular."""
+    if not prob.P:
+        return None, []
+    H = prob.hess(beta)
+    eig = np.linalg.eigvalsh((H + H.T) / 2)
+    if not np.all(np.isfinite(eig)) or eig[0] <= 1e-9 * max(eig[-1], 1e-300):
+        return None, [
+            "observed information is singular (seats and strategies are confounded, "
+            "or too few games): no intervals"
+        ]
+    return np.linalg.inv(H), []
+
+
+def _strategy_ratings(
+    prob: _Problem,
+    beta: np.ndarray,
+    cov_free: np.ndarray | None,
+    names: list[str],
+    singletons: set[str],
+) -> tuple[list[float | None], list[float | None], np.ndarray]:
+    """Per name, in Elo: the rating (0 for an anchor, None for a strategy that met no
+    other), its standard error, and the covariance matrix of all names."""
     k2 = ELO_PER_NAT
     pos = {nm: i for i, nm in enumerate(prob.free)}
     ratings: list[float | None] = []
@@ -464,15 +559,27 @@ def _fit_orders(
             for j, b in enumerate(names):
                 if a in pos and b in pos:
                     cov[i, j] = cov_free[pos[a], pos[b]] * k2 * k2
-    seat_effects = seat_se = None
-    if seat and n_seats > 1:
-        seat_effects = [0.0] + [float(beta[prob.n_r + s] * k2) for s in range(n_seats - 1)]
-        seat_se = [0.0] + [
-            float(math.sqrt(cov_free[prob.n_r + s, prob.n_r + s]) * k2)
-            if cov_free is not None
-            else None
-            for s in range(n_seats - 1)
-        ]
+    return ratings, se, cov
+
+
+def _seat_effects(
+    prob: _Problem, beta: np.ndarray, cov_free: np.ndarray | None
+) -> tuple[list[float], list[float | None]]:
+    """Each seat's effect relative to seat 0 in Elo, and its standard error."""
+    k2 = ELO_PER_NAT
+    n = prob.n - 1
+    effects = [0.0] + [float(beta[prob.n_r + s] * k2) for s in range(n)]
+    se: list[float | None] = [0.0] + [
+        float(math.sqrt(cov_free[prob.n_r + s, prob.n_r + s]) * k2)
+        if cov_free is not None
+        else None
+        for s in range(n)
+    ]
+    return effects, se
+
+
+def _tie_parameters(prob: _Problem, beta: np.ndarray, cov_free: np.ndarray | None) -> list[dict]:
+    """The Davidson tie parameter of each tie size: ``delta`` with its 95% interval."""
     ties = []
     z = float(stats.norm.ppf(0.975))
     for t, size in enumerate(prob.sizes):
@@ -489,31 +596,7 @@ def _fit_orders(
                 "high": math.exp(log_d + z * sd) if sd is not None else None,
             }
         )
-    if len([c for c in comps if len(c) > 1]) > 1:
-        notes.append(
-            "strategies form separate groups that never met; ratings are comparable only "
-            "within a group (anchors: " + ", ".join(anchors) + ")"
-        )
-    fit = RatingFit(
-        model=model,
-        names=list(names),
-        anchors=[a for a in anchors if a not in singletons or len(names) == 1],
-        ratings=ratings,
-        se=se,
-        cov=cov if cov_free is not None else None,
-        seats=n_seats,
-        seat_effects=seat_effects,
-        seat_se=seat_se,
-        loglik=float(loglik),
-        converged=converged,
-        games=games,
-        prior_games=float(prior * len({s for s, _ in orders})) if prior else 0.0,
-        notes=notes,
-        ties=ties,
-    )
-    fit._components = {nm: ci for ci, comp in enumerate(comps) for nm in comp}  # type: ignore[attr-defined]
-    fit._beta = (beta, prob.n_r, prob.n_h)  # type: ignore[attr-defined]
-    return fit
+    return ties
 
 
 def _names_from(orders: Mapping, names: Sequence[str] | None) -> list[str]:
