@@ -2,9 +2,10 @@
 ``adas_race``, ``adas_reply``, the Bibliogamo searches...) against the heuristic below it.
 
     python benchmarks/bench_rollout_search.py configs/adas-library-search.yaml [--games 6]
-    python benchmarks/bench_rollout_search.py configs/ex-libris-search.yaml \
+    python benchmarks/bench_rollout_search.py configs/ex-libris-ladder.yaml \
         --strategy endgame --against heuristic
-    python benchmarks/bench_rollout_search.py configs/adas-library-race.yaml \
+    python benchmarks/bench_rollout_search.py \
+        studies/adas-library-search-rung/adas-library-race.yaml \
         --rung race --against heuristic --games 80 --paired --seed 101
 
 Plays ``--games`` games of the config's first strategy (or ``--against``) against its
