@@ -7,9 +7,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from simcli.game import Game, IllegalMoveError, Option, State
+from simcli.games.compensation import drop_defaults
 from simcli.games.library.board import entrances
 from simcli.games.library.routes import INF, nearest, push_distance
-from simcli.games.library.state import LibraryState
+from simcli.games.library.state import EXTRA_ACTIONS, LibraryState
 
 WIN_VALUE = 1000.0
 
@@ -46,9 +47,26 @@ class Library(Game):
             minimum=1,
             doc="actions in total (all players) before the game ends in a draw",
         ),
+        EXTRA_ACTIONS: Option(
+            default=0,
+            kind=int,
+            minimum=0,
+            maximum=3,
+            doc="seat compensation: on its first turn seat s takes s x extra_actions "
+            "actions more than one (2 players: the second player's first turn has "
+            "1 + extra_actions actions, as Libraria's two-counter opening); "
+            "0 = the rules as written",
+        ),
     }
+
     perfect_information = True
     scalar_moves = True  # moves are strings
+
+    def resolve_options(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The options with defaults filled in; ``extra_actions`` at its default 0 is
+        left out (records of the rules as written stay as they were; see
+        ``simcli/games/compensation.py``)."""
+        return drop_defaults(self.options, super().resolve_options(given), (EXTRA_ACTIONS,))
 
     def sample_setup(
         self, players: int, options: Mapping[str, Any], rng: random.Random

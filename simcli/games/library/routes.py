@@ -239,7 +239,7 @@ def winning_moves(
     Only these two actions can move the sphere onto an entrance, so this is exact.
     With ``as_mover`` the moves are those ``seat`` would have if it were to move now
     (the no-push-back cell, which only binds the player to move, is then ignored)."""
-    mover = state.turn % state.players
+    mover = state.seat_to_move()
     seat = mover if seat is None else seat
     if state.is_terminal():
         return []

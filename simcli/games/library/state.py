@@ -42,11 +42,22 @@ if TYPE_CHECKING:
     from simcli.games.library.game import Library
 
 NO_CELL = -1  # "no forbidden cell" / "no winner"
+#: The seat compensation option (``simcli/games/compensation.py``).
+EXTRA_ACTIONS = "extra_actions"
 #: players -> {entrance cell: seat whose entrance it is} (read-only: states share it)
 ENTRANCE_OF = {
     players: FrozenDict({cell: seat for seat, cell in enumerate(entrances(players))})
     for players in range(1, len(ENTRANCE_CELLS) + 1)
 }
+
+
+def opening_order(players: int, extra_actions: int) -> tuple[int, ...]:
+    """The seats of the first round's actions when seat ``s`` takes ``1 + s *
+    extra_actions`` actions on its first turn: ``()`` without extra actions (the seats
+    simply take turns); ``(0, 1, 1)`` for 2 players and 1 extra action."""
+    if not extra_actions:
+        return ()
+    return tuple(seat for seat in range(players) for _ in range(1 + seat * extra_actions))
 
 
 class LibraryState(State):
@@ -90,6 +101,8 @@ class LibraryState(State):
         "_only_mover",
         "_any_roll",
         "_max_turns",
+        "_lead",
+        "_opening",
     )
 
     def __init__(self, game: Library, players: int, options: Mapping[str, Any]):
@@ -119,6 +132,10 @@ class LibraryState(State):
         self._only_mover = bool(options["only_mover_wins"])
         self._any_roll = options["no_push_back"] == "after_any_roll"
         self._max_turns = int(options["max_turns"])
+        #: the seats of the first round's actions (seat s takes 1 + s x extra_actions;
+        #: empty at the default 0) and their number; then the seats take turns
+        self._opening = opening_order(players, options.get(EXTRA_ACTIONS, 0))
+        self._lead = len(self._opening)
 
     # -- queries ------------------------------------------------------------------------
 
@@ -126,7 +143,16 @@ class LibraryState(State):
     def current_player(self) -> int:
         if self.winner != NO_CELL or self.turn >= self._max_turns:
             return TERMINAL
-        return self.turn % self.players
+        return self.seat_to_move()
+
+    def seat_to_move(self) -> int:
+        """The seat whose action number ``turn`` is (also in a finished game): seats take
+        turns, one action each, after the first round's extra actions (option
+        ``extra_actions``)."""
+        turn = self.turn
+        if turn < self._lead:
+            return self._opening[turn]
+        return (turn - self._lead) % self.players
 
     def is_terminal(self) -> bool:
         return self.winner != NO_CELL or self.turn >= self._max_turns
@@ -175,7 +201,7 @@ class LibraryState(State):
     def _pass_only(self) -> bool:
         """True when no action is possible: no empty cell, no empty gap and no wall of
         the player to move (then every gap holds a wall and the sphere cannot move)."""
-        seat = self.turn % self.players
+        seat = self.seat_to_move()
         return EMPTY not in self.cells and EMPTY not in self.walls and seat not in self.walls
 
     def legal_moves(self) -> list[str]:
@@ -183,7 +209,7 @@ class LibraryState(State):
         (up, down, left, right); ``["pass"]`` only when nothing else is possible."""
         if self.is_terminal():
             return []
-        seat = self.turn % self.players
+        seat = self.seat_to_move()
         moves = self._plates + self._walls
         if self._own[seat]:  # this seat's walls may be pushed (to an empty gap further
             # along the line: PUSH_OPTIONS) and toppled
@@ -215,7 +241,7 @@ class LibraryState(State):
                 f"not a Library move: {move!r} (examples: 'P d3', 'W d4-d5', "
                 f"'M d4-d5 left', 'T c4-d4 right', 'S up')"
             )
-        seat = self.turn % self.players
+        seat = self.seat_to_move()
         kind = parsed[0]
         start = self.sphere
         if kind == "P":
@@ -399,6 +425,8 @@ class LibraryState(State):
         new._only_mover = self._only_mover
         new._any_roll = self._any_roll
         new._max_turns = self._max_turns
+        new._lead = self._lead
+        new._opening = self._opening
         return new
 
     def render(self) -> str:
@@ -522,6 +550,9 @@ def render(state: LibraryState) -> str:
         status = f"draw: move limit of {state._max_turns} turns reached"
     else:
         status = f"turn {state.turn + 1}, seat {state.current_player} to move"
+        if state.turn < state._lead and state._opening.count(state.current_player) > 1:
+            done = state._opening[: state.turn].count(state.current_player)
+            status += f" (action {done + 1} of {state._opening.count(state.current_player)})"
         if state.forbid != NO_CELL:
             status += f"; the sphere may not be pushed back to {cell_name(state.forbid)}"
     lines.append(status)
