@@ -80,7 +80,7 @@ def _simulate(
 @pytest.mark.slow
 def test_error_rates_by_simulation() -> None:
     # Synthetic pair outcomes with known Elo (no game engine); a fast version with 300
-    # tests at each hypothesis (benchmarks/bench_sprt_error_rates.py runs >= 2000).
+    # tests at each hypothesis (studies/calibration/sprt_error_rates.py runs >= 2000).
     at_h0, games_h0 = _simulate(0.0, 0.0, 40.0, 300, seed=1)
     at_h1, games_h1 = _simulate(40.0, 0.0, 40.0, 300, seed=2)
     assert at_h0 <= 0.05 + 0.02, (at_h0, games_h0)
