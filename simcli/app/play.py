@@ -7,7 +7,7 @@ from typing import Any
 
 from simcli.errors import SimcliError
 from simcli.game import Game
-from simcli.games import load_game
+from simcli.games import game_source, load_game
 from simcli.records import Record
 from simcli.strategy import Strategy, check_params, load_strategy_class
 from simcli.tournament.clock import make_clock
@@ -34,8 +34,10 @@ def play(
     one strategy per seat in seat order, or one strategy in every seat of a ``players``
     game, and return its record: the same record a run writes for a game of that seed
     (``index`` is the record's place in its schedule). The referee is the run's: a
-    strategy that fails forfeits, a rules error ends the game as ``error``."""
+    strategy that fails forfeits, a rules error ends the game as ``error``. A plug-in
+    game named by ``file.py:Class`` gets the ``game_source`` a run's record has."""
     rules = load_game(game) if isinstance(game, str) else game
+    source = game_source(game) if isinstance(game, str) else None
     seats = _seat_list(strategies, players)
     rules.check_players(len(seats))
     resolved = rules.resolve_options(options)
@@ -50,7 +52,10 @@ def play(
         factories.setdefault(name, factory)
         names.append(name)
     clock = make_clock(move_time_limit)
-    return drive(game_play(rules, resolved, index, seed, names, factories, clock=clock))
+    record = drive(game_play(rules, resolved, index, seed, names, factories, clock=clock))
+    if source is not None:  # a plug-in game named by its file: its records say so
+        record["game_source"] = source.to_record()
+    return record
 
 
 def _seat_list(strategies: Any, players: int | None) -> list[SeatSpec]:

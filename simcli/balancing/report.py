@@ -39,7 +39,7 @@ def answer(data: dict[str, Any]) -> str:
     shares = [s["share"] or 0.0 for s in top["seat_share"]]
     favoured = max(range(len(shares)), key=shares.__getitem__)
     trend = " → ".join(_pct(r["seat_share"][favoured]["share"]) for r in rungs)
-    names = f"from {rungs[0]['strategy']} to {top['strategy']}" if len(rungs) > 1 else ""
+    names = f" from {rungs[0]['strategy']} to {top['strategy']}" if len(rungs) > 1 else ""
     head = top["headline"]
     if head["p"] <= 0.05:
         first = rungs[0]["seat_share"][favoured]["share"] or 0.0
@@ -47,14 +47,14 @@ def answer(data: dict[str, Any]) -> str:
         more = ", and more so with skill" if last > first + 0.01 and len(rungs) > 1 else ""
         text = (
             f"{player(favoured).capitalize()} is favoured{more}: it wins {trend} of the "
-            f"decisive games {names} (at {top['strategy']}: {_share(top, favoured)}, "
+            f"decisive games{names} (at {top['strategy']}: {_share(top, favoured)}, "
             f"{head['test']} p = {_p(head['p'])})."
         )
     else:
         text = (
             f"No seat is shown to be favoured at the top rung ({top['strategy']}: "
             f"{player(favoured)} wins {_share(top, favoured)} of the decisive games, "
-            f"{head['test']} p = {_p(head['p'])}); {player(favoured)}'s share "
+            f"{head['test']} p = {_p(head['p'])}); {player(favoured)}'s share"
             f"{names}: {trend}."
         )
     timed = [r["strategy"] for r in rungs if r["stopped_by"] == "max_seconds"]
