@@ -47,6 +47,9 @@ def validate(config_path, strict, probe_games) -> None:
     check_strategy_processes(config)  # out-of-process strategies: start and handshake
     if config.gate is not None:
         _describe_gate(config_path, config)
+    if config.balance is not None:  # what `simcli balance` plays decides as it goes
+        click.echo(f"{config_path}: ok — {describe_balance(config)}")
+        return
     click.echo(
         ("  `simcli run` instead plays: " if config.gate is not None else "")
         + (f"{config_path}: ok — " if config.gate is None else "")
@@ -67,6 +70,28 @@ def validate(config_path, strict, probe_games) -> None:
         from simcli.gating.sizing import check_gate
 
         check_gate(config_path, config.gate, config.players, strict=strict, echo=click.echo)
+
+
+def describe_balance(config) -> str:
+    """One line of what ``simcli balance`` plays."""
+    spec = config.balance
+    line = (
+        f"{config.game}, {config.players} players, balance: self-play up the rungs "
+        f"{', '.join(spec.ladder)}, each until every seat's share of decisive games is "
+        f"within ±{spec.precision:.1%} (95%) or {spec.max_games} games"
+        + (f" or {spec.max_seconds:g} s" if spec.max_seconds else "")
+    )
+    if spec.skill_check:
+        line += f"; skill checks of {spec.skill_games} games"
+    tune = spec.tune
+    if tune is not None and tune.variants:
+        line += f"; a race of {', '.join(tune.variants)} at {tune.at}"
+    elif tune is not None:
+        line += (
+            f"; the fair {tune.option} in [{tune.low:g}, {tune.high:g}] at {tune.at} "
+            f"(probes of {tune.probe_games} games, at most {tune.max_games})"
+        )
+    return line
 
 
 def _describe_gate(config_path: str, config) -> None:
