@@ -31,6 +31,17 @@ CASES = [
     ("bibliogamo", 1, {}),
     ("bibliogamo", 1, {"last_cubes": "choose", "block_scope": "any"}),
 ]
+#: The seat compensation options away from their default (the rules as written): slow
+#: tests, the quick ones are in tests/games/test_*_komi.py and test_*_extra_*.py.
+COMPENSATED = [
+    ("libraria", 2, {"komi": 6.5}),
+    ("library", 2, {"extra_actions": 1}),
+    ("library", 4, {"extra_actions": 2}),
+    ("adas_library", 2, {"extra_cards": 1}),
+    ("adas_library", 4, {"extra_cards": 3}),
+    ("ex_libris", 2, {"komi": -2.5}),
+]
+CASES += [pytest.param(*case, marks=pytest.mark.slow) for case in COMPENSATED]
 
 
 def random_game(game_id: str, players: int, options: dict, seed: int):

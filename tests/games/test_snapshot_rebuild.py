@@ -40,7 +40,22 @@ CASES = [
     ("bibliogamo", 1, {}),
     ("bibliogamo", 1, {"prestige": "choose", "block_scope": "any"}),
 ]
+#: The seat compensation options away from their default (the rules as written): slow
+#: tests, the quick ones are in tests/games/test_*_komi.py and test_*_extra_*.py.
+COMPENSATED = [
+    ("libraria", 2, {"komi": -6.5, "tiebreak": "first_player"}),
+    ("library", 2, {"max_turns": 60, "extra_actions": 1}),
+    ("library", 4, {"max_turns": 60, "extra_actions": 2}),
+    ("ex_libris", 4, {"final_round_trigger": 3, "komi": 2.5}),
+    ("adas_library", 2, {"max_turns": 60, "extra_cards": 2}),
+    ("adas_library", 4, {"max_turns": 60, "extra_cards": 1}),
+]
+CASES += COMPENSATED
 IDS = [f"{g}-{p}p-{i}" for i, (g, p, _) in enumerate(CASES)]
+PARAMS = [
+    pytest.param(*case, id=name, marks=pytest.mark.slow if case in COMPENSATED else ())
+    for case, name in zip(CASES, IDS, strict=True)
+]
 GAMES_PER_CASE = 2
 #: A safety net: the games above end sooner.
 MAX_PLIES = 400
@@ -134,7 +149,7 @@ def assert_same_future(original: State, rebuilt: State, seed: int) -> None:
         assert b.legal_moves() == a.legal_moves()
 
 
-@pytest.mark.parametrize(("game_id", "players", "given"), CASES, ids=IDS)
+@pytest.mark.parametrize(("game_id", "players", "given"), PARAMS)
 def test_rebuilt_states_and_views_behave_like_the_originals(
     game_id: str, players: int, given: dict[str, Any]
 ) -> None:
@@ -234,7 +249,7 @@ def assert_nothing_shared(original: dict[int, str], copy: State, what: str) -> N
     assert not shared, f"{what} shares mutable objects with the state: {shared[:5]}"
 
 
-@pytest.mark.parametrize(("game_id", "players", "given"), CASES, ids=IDS)
+@pytest.mark.parametrize(("game_id", "players", "given"), PARAMS)
 def test_clones_and_views_share_no_mutable_object(
     game_id: str, players: int, given: dict[str, Any]
 ) -> None:
