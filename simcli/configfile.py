@@ -96,12 +96,35 @@ def load_config(path: str | os.PathLike[str], overrides: dict[str, Any] | None =
 
 
 def _parse(doc: Doc, raw: Any, overrides: dict[str, Any]) -> Config:
+    _check_text(doc, (), raw)
     check_keys(doc, (), raw, TOP_KEYS)
     raw = {k: v for k, v in raw.items() if k in TOP_KEYS}
     for key, value in overrides.items():
         if value is not None:
             raw[key] = value
     return _build(doc, raw)
+
+
+def _check_text(doc: Doc, path: KeyPath, value: Any) -> None:
+    """Refuse text that cannot be written as UTF-8: a double-quoted YAML string may
+    hold a lone surrogate (``"\\ud800"``), which would end the run when a record, the
+    log or a strategy's handshake is written. Checked first, so that no other message
+    quotes it."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            bad = value[exc.start : exc.end].encode("utf-8", "backslashreplace").decode()
+            raise doc.error(
+                path, f"holds {bad}, a lone surrogate: not a character, cannot be written"
+            ) from None
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _check_text(doc, path, key)
+            _check_text(doc, (*path, key), item)
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            _check_text(doc, (*path, i), item)
 
 
 FAILED: Any = object()  # what a check that failed (and was noted) leaves behind

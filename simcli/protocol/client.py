@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple
 
 from simcli.frozen import freeze
-from simcli.moves import is_plain_move, not_a_move
+from simcli.moves import is_plain_move, not_a_move, short
 from simcli.protocol import BATCH, PROTOCOL_VERSION, ProtocolError, decode, encode
 from simcli.seeding import seeded_random
 from simcli.tournament.faults import describe
@@ -155,8 +155,11 @@ class _Client:
         except BaseException as exc:  # SystemExit & co.: the seat's forfeit, as in-process
             traceback.print_exc()
             return _Failure("exception", describe(exc))
-        if type(move) is not int and not is_plain_move(move):
-            return _Failure("illegal_move", not_a_move(move))
+        if type(move) is not int:
+            if not is_plain_move(move):
+                return _Failure("illegal_move", not_a_move(move))
+            if not _encodable(move):  # a lone surrogate: no legal move holds one
+                return _Failure("illegal_move", f"{short(move)} is not a legal move")
         return move
 
     def serve(self, stdin: int) -> int:
@@ -196,6 +199,20 @@ class _Client:
         else:
             raise ProtocolError(f"unknown message type {kind!r}")
         return False
+
+
+def _encodable(move: Any) -> bool:
+    """Whether a plain move can be written as UTF-8 (what the referee's own check of
+    the same answer would find illegal in-process, this process must not fail to send)."""
+    if type(move) is str:
+        try:
+            move.encode("utf-8")
+        except UnicodeEncodeError:
+            return False
+        return True
+    if type(move) is list:
+        return all(_encodable(item) for item in move)
+    return True
 
 
 def code_paths(use: str, base_dir: Path | None) -> list[str]:

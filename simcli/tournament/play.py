@@ -26,7 +26,7 @@ from simcli.records import Record, new_record
 from simcli.seeding import chance_rng, derive_seed, seat_rng
 from simcli.strategy import Strategy
 from simcli.tournament.clock import MoveTimeout, NoClock, is_stop_request
-from simcli.tournament.faults import Forfeit, GameError, describe, trace_of
+from simcli.tournament.faults import Forfeit, GameError, describe, safe_text, trace_of
 from simcli.tournament.remote import RemoteSeat, RemoteSeatFactory
 
 log = logging.getLogger("simcli.play")
@@ -150,16 +150,17 @@ def game_play(
         return _finish(record, state, detail, players_)
     except GameError as exc:
         cause = exc.__cause__ or exc
+        message = safe_text(str(exc))  # a rules module's message may quote anything
         log.error(
             "game %d: error in the rules of '%s' after %d moves: %s\n%s",
             index,
             game.id,
             len(moves),
-            exc,
-            "".join(traceback.format_exception(cause)),
+            message,
+            safe_text("".join(traceback.format_exception(cause))),
         )
         record.update(scores=None, winners=[], termination="error")
-        return _finish(record, state, {"kind": "game_error", "message": str(exc)}, players_)
+        return _finish(record, state, {"kind": "game_error", "message": message}, players_)
     return _finish(record, state, None, players_)
 
 

@@ -31,6 +31,7 @@ from simcli.protocol import (
     quote,
 )
 from simcli.protocol.sandbox import child_setup
+from simcli.tournament.faults import safe_text
 
 log = logging.getLogger("simcli.strategy")
 
@@ -47,6 +48,7 @@ class StrategyFault(Exception):
     ``timeout`` or ``protocol``."""
 
     def __init__(self, kind: str, message: str):
+        message = safe_text(message)  # it may quote the program: made safe to print
         super().__init__(message)
         self.kind = kind
         self.message = message
