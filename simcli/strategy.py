@@ -15,6 +15,11 @@ named here by ``module:Class`` and imported only when used. ``strategies.base`` 
 from __future__ import annotations
 
 import random
+import signal
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -80,6 +85,19 @@ def load_strategy_class(use: str, base_dir: Path | None = None) -> type[Strategy
     current directory)."""
     if not isinstance(use, str) or not use:
         raise StrategyLoadError(f"'use' must be a strategy name or 'module:Class', got {use!r}")
+    loaded = set(sys.modules)
+    try:
+        with strategy_code(f"strategy '{use}' fails to load"):
+            return _load(use, base_dir)
+    except StrategyLoadError:
+        # a file whose import raised SystemExit & co. must not stay half-imported
+        for name in set(sys.modules) - loaded:
+            if name.startswith("simcli_user_"):
+                del sys.modules[name]
+        raise
+
+
+def _load(use: str, base_dir: Path | None) -> type[Strategy]:
     if ":" not in use:
         if use in BUILTIN:
             use = BUILTIN[use]
@@ -108,10 +126,51 @@ def _check_class(cls: Any, label: str) -> type[Strategy]:
 
 
 def check_params(label: str, cls: type[Strategy], params: dict[str, Any]) -> None:
-    """Construct ``cls(**params)`` once so that bad parameters fail before any game."""
+    """Construct ``cls(**params)`` once so that bad parameters fail before any game.
+    Anything else it raises (``SystemExit`` and ``KeyboardInterrupt`` included) is bad
+    input too: :class:`StrategyLoadError` naming the strategy."""
+    with strategy_code(f"strategy '{label}': {cls.__name__}({_args(params)}) fails"):
+        try:
+            cls(**params)
+        except (TypeError, ValueError) as exc:
+            raise StrategyLoadError(
+                f"strategy '{label}': {cls.__name__} rejects params {params!r}: {exc}"
+            ) from None
+
+
+def _args(params: dict[str, Any]) -> str:
+    return ", ".join(f"{key}={value!r}" for key, value in params.items())
+
+
+@contextmanager
+def strategy_code(what: str) -> Iterator[None]:
+    """Run a strategy's code while it is loaded or built (its module, its constructor):
+    whatever it raises, ``SystemExit``, ``KeyboardInterrupt`` and any other
+    ``BaseException`` included, becomes :class:`StrategyLoadError` (``what``: the
+    exception), bad input. Only a Ctrl-C the user pressed meanwhile passes on as
+    ``KeyboardInterrupt``: in the main thread, SIGINT is watched while the code runs."""
+    from simcli.tournament.faults import describe
+
+    pressed: list[int] = []
+    previous: Any = None
+    if threading.current_thread() is threading.main_thread():
+        current = signal.getsignal(signal.SIGINT)
+        if current is signal.default_int_handler:
+
+            def interrupted(signum: int, frame: Any) -> None:
+                pressed.append(signum)
+                raise KeyboardInterrupt
+
+            previous = current
+            signal.signal(signal.SIGINT, interrupted)
     try:
-        cls(**params)
-    except (TypeError, ValueError) as exc:
-        raise StrategyLoadError(
-            f"strategy '{label}': {cls.__name__} rejects params {params!r}: {exc}"
-        ) from None
+        yield
+    except StrategyLoadError:
+        raise
+    except BaseException as exc:  # noqa: BLE001 - a strategy may raise anything here
+        if pressed and isinstance(exc, KeyboardInterrupt):
+            raise  # the user's own Ctrl-C
+        raise StrategyLoadError(f"{what}: {describe(exc).removesuffix(': ')}") from None
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
