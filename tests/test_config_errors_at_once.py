@@ -83,7 +83,7 @@ def test_one_mistake_is_one_line(tmp_path) -> None:
     assert result.output.strip().splitlines() == [
         f"error: {path}:3: key 'seeds': unknown key (did you mean 'seed'?); allowed here: "
         "name, game, options, players, strategies, format, games, seed, workers, output, "
-        "variants, move_time_limit, executor, scheduler, gate, asserts, isolation"
+        "variants, move_time_limit, executor, scheduler, gate, asserts, isolation, balance"
     ]
 
 

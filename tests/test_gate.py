@@ -295,8 +295,8 @@ def test_assertion_config_errors(tmp_path) -> None:
 
 
 def test_verdicts_are_worded_relative_to_the_bounds() -> None:
-    from simcli.gating.verdict import verdict_text
     from simcli.gating.spec import GateSpec
+    from simcli.gating.verdict import verdict_text
 
     spec = GateSpec("new", "old", elo0=0, elo1=10)
     h0 = verdict_text(spec, "H0")

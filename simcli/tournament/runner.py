@@ -43,9 +43,9 @@ from simcli.tournament.schedule import PairedSchedule, Schedule, schedule_for
 from simcli.tournament.tally import Tally
 from simcli.tournament.think import ThinkTimes, read_timing, write_timing
 from simcli.tournament.worker import Chunk, check_strategy_processes, outcome_of
+from simcli.version import __version__
 
 log = logging.getLogger("simcli.runner")
-from simcli.version import __version__
 
 
 class ResumeError(SimcliError):
