@@ -307,3 +307,28 @@ def test_an_existing_folder_is_not_overwritten_without_force(tmp_path) -> None:
     run_balance(config, tmp_path / "out", "--no-plots")
     result = CliRunner().invoke(cli, ["balance", str(config), "--out", str(tmp_path / "out")])
     assert result.exit_code == 2 and "--force" in result.output
+
+
+# -- the default ladders -------------------------------------------------------------------
+
+LADDER_CONFIGS = {
+    "libraria": "libraria-ladder.yaml",
+    "library": "library-ladder.yaml",
+    "adas_library": "adas-library-ladder.yaml",
+    "ex_libris": "ex-libris-ladder.yaml",
+}
+
+
+@pytest.mark.parametrize("game", sorted(LADDER_CONFIGS))
+def test_each_default_ladder_is_its_ladder_config(game) -> None:
+    from simcli.balancing.ladders import default_ladder
+
+    config = load_config(Path(__file__).parent.parent / "configs" / LADDER_CONFIGS[game])
+    expected = [(s.name, s.use, s.params) for s in config.strategies]
+    entries = default_ladder(load_game(game))
+    assert [(e["name"], e["use"], e.get("params", {})) for e in entries] == expected
+
+
+def test_a_balance_config_without_a_ladder_climbs_the_default(tmp_path) -> None:
+    config = load_config(write(tmp_path, "game: library\nbalance: {top: greedy}\n"))
+    assert config.balance.ladder == ("random", "greedy") and config.format == "self_play"

@@ -118,7 +118,7 @@ def _locked(config, target, force, resume, quiet, verbose, plots, say) -> Balanc
             "started": datetime.now(UTC).isoformat(timespec="seconds"),
             "balance": {"segments": []},
         }
-        progress = []
+        progress = info["balance"]["segments"]  # appended to as segments finish
     info["status"] = "running"
     write_json_atomic(target / RUN_INFO, info)
     planner = Planner(config)
@@ -133,6 +133,35 @@ def _locked(config, target, force, resume, quiet, verbose, plots, say) -> Balanc
             + (f" or {spec.max_seconds:g} s" if spec.max_seconds else "")
             + f" -> {target}"
         )
+    try:
+        _segments(config, planner, played, progress, info, target, quiet, verbose, say)
+    except KeyboardInterrupt:  # Ctrl-C between two segments' runs, or in a runner's
+        # start: the log is whole up to the last segment recorded in run.json
+        info["status"] = "interrupted"
+        write_json_atomic(target / RUN_INFO, info)
+        outcome.status = "interrupted"
+        return outcome
+    if info["status"] == "interrupted":
+        outcome.status = "interrupted"
+        return outcome
+    outcome.seconds = [(p["label"], p["games"], p["seconds"]) for p in progress]
+    info.update(status="complete", finished=datetime.now(UTC).isoformat(timespec="seconds"))
+    write_json_atomic(target / RUN_INFO, info)
+    outcome.status = "complete"
+    outcome.balance = build_balance(config, read_records(log))
+    # the one figure not in the games: how long each segment took, on this machine
+    outcome.balance["seconds"] = {p["label"]: p["seconds"] for p in progress}
+    write_json_atomic(target / "balance.json", outcome.balance)
+    outcome.text = write_balance_report(outcome.balance, target, plots=plots)
+    outcome.report = report_run_folder(target, plots=plots)
+    return outcome
+
+
+def _segments(config, planner, played, progress, info, target, quiet, verbose, say) -> None:
+    """Play the segments still to play, appending each one's games to the log and
+    recording it in run.json; an interrupted segment leaves ``info`` interrupted."""
+    log = target / LOG
+    spec = config.balance
     while (segment := planner.segments(played)) is not None:
         number = len(played) + 1
         folder = target / PARTS / segment.folder_name(number)
@@ -140,8 +169,7 @@ def _locked(config, target, force, resume, quiet, verbose, plots, say) -> Balanc
         if status != "complete":
             info["status"] = "interrupted"
             write_json_atomic(target / RUN_INFO, info)
-            outcome.status = "interrupted"
-            return outcome
+            return
         winners = _append(folder / LOG, log, sum(p["games"] for p in progress))
         games = len(winners)
         stop = stop_reason(segment, winners, config.players, spec)
@@ -158,18 +186,7 @@ def _locked(config, target, force, resume, quiet, verbose, plots, say) -> Balanc
         write_json_atomic(target / RUN_INFO, info)
         (folder / LOG).unlink()
         played.append(Played(segment, winners, stop))
-        outcome.seconds.append((segment.label, games, seconds))
         say(_segment_line(segment, played[-1], config.players, seconds))
-    info.update(status="complete", finished=datetime.now(UTC).isoformat(timespec="seconds"))
-    write_json_atomic(target / RUN_INFO, info)
-    outcome.status = "complete"
-    outcome.balance = build_balance(config, read_records(log))
-    # the one figure not in the games: how long each segment took, on this machine
-    outcome.balance["seconds"] = {p["label"]: p["seconds"] for p in progress}
-    write_json_atomic(target / "balance.json", outcome.balance)
-    outcome.text = write_balance_report(outcome.balance, target, plots=plots)
-    outcome.report = report_run_folder(target, plots=plots)
-    return outcome
 
 
 def _play(config, segment: Segment, folder: Path, number: int, quiet, verbose, say):

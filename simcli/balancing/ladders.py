@@ -1,5 +1,6 @@
-"""Each built-in game's default skill ladder: the rungs of its ladder config, cheapest
-first, each with a fixed per-move budget (iterations, samples), so a rung plays the same
+"""Each built-in game's default skill ladder: the rungs of its ladder config
+(``configs/<game>-ladder.yaml``, a test keeps them equal), cheapest first, each with a
+fixed per-move budget (iterations, samples), so a rung plays the same
 moves on any machine. ``balance: {top: NAME}`` stops the ladder at a rung."""
 
 from __future__ import annotations
@@ -13,11 +14,11 @@ DEFAULT_LADDERS: dict[str, tuple[dict[str, Any], ...]] = {
         {"name": "greedy", "use": "greedy"},
         {"name": "mcts-400", "use": "mcts", "params": {"iterations": 400, "c": 0.4}},
         {"name": "mcts-1000", "use": "mcts", "params": {"iterations": 1000, "c": 0.4}},
+        {"name": "solver", "use": "libraria_solver", "params": {"exact_from": 14, "depth": 4}},
     ),
     "library": (
         {"name": "random", "use": "random"},
         {"name": "greedy", "use": "greedy"},
-        {"name": "heuristic", "use": "library_heuristic"},
         {
             "name": "mcts-200",
             "use": "mcts",

@@ -133,7 +133,7 @@ class Planner:
                 spec.max_games,
                 True,
             )
-            if spec.skill_check and k and self.players == 2:
+            if spec.skill_check and k:
                 below = spec.ladder[k - 1]
                 yield Segment(
                     SKILL,

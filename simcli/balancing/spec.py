@@ -119,6 +119,12 @@ def parse_balance(
     skill = value.get("skill_check", False)
     if not isinstance(skill, bool):
         raise doc.error(("balance", "skill_check"), "expected true or false")
+    if skill and players != 2:
+        raise doc.error(
+            ("balance", "skill_check"),
+            f"a skill check plays two rungs head to head in seat-swapped pairs: 2-player "
+            f"games only (this config has {players} players)",
+        )
     skill_games = int_at(doc, ("balance", "skill_games"), value.get("skill_games", 200), 2)
     if skill_games % 2:
         raise doc.error(
