@@ -1,10 +1,11 @@
 """``libraria_solver``: alpha-beta for Libraria, exact in the endgame.
 
-Values are from seat 0's point of view: the *margin* is seat 0's final score minus seat
-1's, the *result* is +1 / 0 / -1 (win / draw / loss; with ``tiebreak: first_player`` an
-equal score is a win for seat 0). The result is a non-decreasing function of the margin,
-so a margin-optimal move is also result-optimal; the result search is much faster because
-its window is narrow.
+Values are from seat 0's point of view: the *margin* is seat 0's points minus seat 1's
+(the counters' points, before the option ``komi``), the *result* is +1 / 0 / -1 (win /
+draw / loss of the final scores, seat 1's komi included; with ``tiebreak: first_player``
+equal final scores are a win for seat 0). The result is a non-decreasing function of the
+margin, so a margin-optimal move is also result-optimal; the result search is much faster
+because its window is narrow.
 
 Exact search (the endgame):
 
@@ -137,6 +138,7 @@ class Position:
         "empty",
         "seats",
         "first_wins",
+        "komi",
     )
 
     def __init__(self, state: LibrariaState):
@@ -160,12 +162,15 @@ class Position:
         opening = state.options["opening"]
         self.seats = tuple(seat_for_ply(p, opening) for p in range(SPOTS))
         self.first_wins = state.options["tiebreak"] == "first_player"
+        self.komi = state.options.get("komi", 0)
 
     def seat(self) -> int:
         return self.seats[SPOTS - self.empty]
 
 
-def result_of(margin: int, first_wins: bool) -> int:
+def result_of(margin: int, first_wins: bool, komi: float = 0) -> int:
+    """The result for seat 0 of a final ``margin`` (before seat 1's ``komi``)."""
+    margin -= komi
     if margin > 0:
         return 1
     if margin < 0:
@@ -189,11 +194,11 @@ class Searcher:
         if objective not in ("result", "margin"):
             raise ValueError(f"objective must be 'result' or 'margin', got {objective!r}")
         table = self.tables[objective]
-        first_wins = pos.first_wins
+        first_wins, komi = pos.first_wins, pos.komi
         if objective == "result":
 
             def f(m: int) -> int:
-                return result_of(m, first_wins)
+                return result_of(m, first_wins, komi)
 
             lo_v, hi_v = -1, 1
         else:
@@ -520,7 +525,8 @@ class LibrariaSolver(Strategy):
     def _result(self, state: LibrariaState) -> int:
         if state.is_terminal():
             a, b = state.scores()
-            return result_of(a - b, state.options["tiebreak"] == "first_player")
+            first_wins = state.options["tiebreak"] == "first_player"
+            return result_of(a - b, first_wins, state.options.get("komi", 0))
         return self.searcher.solve(Position(state), "result")[0]
 
     def _swindle(self, view: LibrariaState, order: list[int], value: int) -> int:

@@ -4,6 +4,8 @@ left out of the resolved options, so records of the rules as written are unchang
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from simcli.errors import GameOptionError
@@ -12,6 +14,7 @@ from simcli.records import dumps
 from simcli.tournament.play import play_game
 from simcli.verify import replay
 from strategies.greedy import GreedyStrategy
+from strategies.libraria_solver import Position, Searcher
 from strategies.random_play import RandomStrategy
 
 GAME = get_game("libraria")
@@ -125,3 +128,25 @@ def test_records_with_komi_replay_and_records_without_it_are_unchanged() -> None
     # a record whose scores leave the komi out does not verify
     forged = {**record, "scores": plain["scores"]}
     assert replay(forged) != []
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_solver_counts_the_komi(seed: int) -> None:
+    """``libraria_solver``'s exact result search: with the margin m of best play (seat 0's
+    points minus seat 1's, komi left out) seat 0 wins against a komi of m - 0.5 and loses
+    against m + 0.5; a komi of m leaves equal final scores, decided by the tiebreak."""
+    rng = random.Random(seed)
+    state = GAME.new_state(2, GAME.resolve_options({}), GAME.sample_setup(2, {}, rng))
+    while state.ply < 27:  # 9 empty spots
+        state.apply(rng.choice(state.legal_moves()))
+    margin, _ = Searcher().solve(Position(state), "margin")
+
+    def result(komi: float, tiebreak: str = "none") -> int:
+        options = GAME.resolve_options({"komi": komi, "tiebreak": tiebreak})
+        position = GAME.state_from_snapshot(2, options, state.snapshot())
+        return Searcher().solve(Position(position), "result")[0]
+
+    assert result(margin - 0.5) == 1
+    assert result(margin + 0.5) == -1
+    assert result(margin) == 0
+    assert result(margin, "first_player") == 1
