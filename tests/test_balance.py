@@ -112,6 +112,7 @@ def test_the_fair_value_interval_covers_the_truth_at_about_its_nominal_rate(tmp_
     assert 0.90 <= hits / 200 <= 0.99
 
 
+@pytest.mark.slow
 def test_the_search_finds_the_fair_komi_and_confirms_it(tmp_path) -> None:
     config = duel_config(
         tmp_path,
@@ -140,6 +141,7 @@ def test_no_value_in_the_range_evens_the_game(tmp_path) -> None:
     assert "No value of komi in [20, 40] evens the game" in text
 
 
+@pytest.mark.slow
 def test_a_race_picks_the_truly_fairest_variant(tmp_path) -> None:
     variants = (
         "variants:\n"
@@ -180,6 +182,7 @@ def strip_seconds(data: dict) -> dict:
     return {k: v for k, v in data.items() if k != "seconds"}
 
 
+@pytest.mark.slow
 def test_same_games_and_balance_for_one_and_two_workers(tmp_path) -> None:
     config = duel_config(
         tmp_path,
@@ -218,6 +221,7 @@ def test_resume_after_an_interrupt_gives_the_same_games(tmp_path) -> None:
     assert (out / "games.jsonl").read_bytes() == (tmp_path / "full" / "games.jsonl").read_bytes()
 
 
+@pytest.mark.slow
 def test_report_replay_and_export_read_a_balance_folder(tmp_path) -> None:
     config = duel_config(tmp_path, "  ladder: [random]\n  precision: 0.1\n")
     run_balance(config, tmp_path / "out", "--no-plots")

@@ -17,7 +17,7 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
-from simcli.app.run import as_config
+from simcli.app.run import as_config, play_into
 from simcli.balancing.plan import Planner, Played, Segment, stop_reason
 from simcli.balancing.report import write_balance_report
 from simcli.balancing.stopping import PrecisionStop
@@ -30,7 +30,7 @@ from simcli.run_info import RUN_INFO, read_run_info
 from simcli.tournament.gamelog import read_records
 from simcli.tournament.lock import RunLock
 from simcli.tournament.output import check_output, prepare_output, write_json_atomic
-from simcli.tournament.runner import run_tournament, versions
+from simcli.tournament.runner import versions
 
 LOG, PARTS = "games.jsonl", "parts"
 
@@ -203,7 +203,7 @@ def _play(config, segment: Segment, folder: Path, number: int, quiet, verbose, s
         return "complete", float(info.get("timings", {}).get("seconds") or 0.0)
     if not quiet:
         say(f"{segment.label}: up to {segment.games} games")
-    result = run_tournament(
+    result = play_into(
         run_config,
         folder,
         resume=info is not None,

@@ -9,7 +9,7 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
-from simcli.app.run import as_config
+from simcli.app.run import as_config, play_into
 from simcli.config import Config
 from simcli.errors import ConfigError, SimcliError
 from simcli.gating.observer import GateObserver
@@ -22,7 +22,7 @@ from simcli.gating.verdict import (
     save,
     summarize,
 )
-from simcli.tournament.runner import RunResult, run_tournament
+from simcli.tournament.runner import RunResult
 from simcli.tournament.schedule import schedule_for
 
 
@@ -99,20 +99,17 @@ def gate(
     observer.sizing = sizing
     # small ranges, so that few games are in flight when the test decides
     chunk = max(1, min(spec.batch, 2 * spec.batch // max(config.workers, 1)))
-    try:
-        result = run_tournament(
-            config,
-            target,
-            force=force,
-            resume=resume,
-            quiet=quiet,
-            verbose=verbose,
-            observer=observer,
-            chunk_size=chunk,
-            schedule=schedule,
-        )
-    except OSError as exc:
-        raise SimcliError(f"{target}: {exc.strerror or exc}") from None
+    result = play_into(
+        config,
+        target,
+        force=force,
+        resume=resume,
+        quiet=quiet,
+        verbose=verbose,
+        observer=observer,
+        chunk_size=chunk,
+        schedule=schedule,
+    )
     interrupted = result.status == "interrupted"
     verdict, code, text = summarize(observer, result.tally.games, interrupted)
     save(target, observer, verdict)

@@ -109,19 +109,16 @@ def run(
         )
         if not resume:
             plan(config, schedule, probe_games, notify)
-    try:
-        result = run_tournament(
-            config,
-            target,
-            force=force,
-            resume=resume,
-            quiet=quiet,
-            verbose=verbose,
-            schedule=schedule,
-            truncate=truncate,
-        )
-    except OSError as exc:
-        raise SimcliError(f"{target}: {exc.strerror or exc}") from None
+    result = play_into(
+        config,
+        target,
+        force=force,
+        resume=resume,
+        quiet=quiet,
+        verbose=verbose,
+        schedule=schedule,
+        truncate=truncate,
+    )
     report = report_run_folder(target, plots=plots, think_time=think_of(target))
     outcome = RunOutcome(config, target, result, report)
     outcome.asserts_failed = assertions(config, report.summary, junit, outcome.assert_lines)
@@ -133,6 +130,15 @@ def run(
         outcome.determinism_lines = describe(compared, found)
         outcome.determinism_failed = bool(found)
     return outcome
+
+
+def play_into(config: Config, target: Path, **kwargs: Any) -> RunResult:
+    """:func:`run_tournament` into ``target``, a file-system failure (a folder that
+    cannot be written) turned into a one-line :class:`SimcliError`."""
+    try:
+        return run_tournament(config, target, **kwargs)
+    except OSError as exc:
+        raise SimcliError(f"{target}: {exc.strerror or exc}") from None
 
 
 def assertions(config: Config, summary: Any, junit: str | None, lines: list[str]) -> bool:
