@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from simcli.app.run import as_config, play_into
-from simcli.balancing.plan import Planner, Played, Segment, stop_reason
+from simcli.balancing.plan import SKILL, Planner, Played, Segment, stop_reason
 from simcli.balancing.report import write_balance_report
 from simcli.balancing.stopping import PrecisionStop
 from simcli.balancing.summary import build_balance
@@ -270,12 +270,16 @@ def _check_resume(config: Config, target: Path) -> dict[str, Any]:
 
 
 def _segment_line(segment: Segment, played: Played, players: int, seconds: float) -> str:
+    head = f"{segment.label}: {len(played.winners)} games in {seconds:.1f} s"
+    if segment.kind == SKILL:  # seat-swapped pairs: the upper rung sits first in even games
+        upper, lower = segment.strategies
+        decisive = [(i, w[0]) for i, w in enumerate(played.winners) if len(w) == 1]
+        won = sum(1 for i, seat in decisive if seat == i % 2)
+        share = f"{won / len(decisive):.1%}" if decisive else "-"
+        return f"{head}; {upper} wins {share} of the decisive games against {lower}"
     counts = played.counts(players)
     n = counts.decisive
     shares = ", ".join(
         f"seat {s} {k / n:.1%}" if n else f"seat {s} -" for s, k in enumerate(counts.wins)
     )
-    return (
-        f"{segment.label}: {len(played.winners)} games in {seconds:.1f} s "
-        f"(stopped by {played.stop}); decisive games: {shares}"
-    )
+    return f"{head} (stopped by {played.stop}); decisive games: {shares}"
