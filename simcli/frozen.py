@@ -10,7 +10,9 @@ mutating methods refuse with ``TypeError``.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any, NoReturn
 
 
@@ -79,3 +81,40 @@ def thaw(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [thaw(item) for item in value]
     return value
+
+
+def private_copy(obj: Any) -> Any:
+    """A copy of ``obj`` (a game object) for one strategy in one game: an instance of the
+    same class with attributes of its own, its dicts, lists and sets copied (read-only
+    values are shared). Whatever the strategy sets, deletes or changes there (``evaluate``
+    replaced, a cache emptied) stays there: no other seat, no other game and not the
+    referee sees it. Deeper objects (component data) are read-only already."""
+    cls = type(obj)
+    if not _plain(cls):
+        new = copy.copy(obj)
+        attrs = getattr(new, "__dict__", None)
+        if attrs is not None:
+            _copy_containers(attrs, attrs)
+        return new
+    new = object.__new__(cls)
+    _copy_containers(obj.__dict__, new.__dict__)
+    return new
+
+
+def _copy_containers(source: dict[str, Any], target: dict[str, Any]) -> None:
+    for key, value in list(source.items()):
+        kind = type(value)
+        target[key] = value.copy() if kind is dict or kind is list or kind is set else value
+
+
+@lru_cache(maxsize=64)
+def _plain(cls: type) -> bool:
+    """Whether instances of ``cls`` are a plain ``__dict__`` built by ``object.__new__``
+    (then copied directly, five times faster than :func:`copy.copy`)."""
+    return (
+        cls.__new__ is object.__new__
+        and not any(vars(k).get("__slots__") for k in cls.__mro__)
+        and "__dict__" in dir(cls)
+        and cls.__reduce_ex__ is object.__reduce_ex__
+        and getattr(cls, "__copy__", None) is None
+    )

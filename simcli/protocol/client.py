@@ -23,7 +23,7 @@ import traceback
 from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple
 
-from simcli.frozen import freeze
+from simcli.frozen import freeze, private_copy
 from simcli.moves import is_plain_move, not_a_move, short
 from simcli.protocol import BATCH, PROTOCOL_VERSION, ProtocolError, decode, encode
 from simcli.seeding import seeded_random
@@ -54,6 +54,8 @@ class _Client:
         self.failed: dict[tuple[int, int], tuple[str, str]] = {}
         # the options of each game in flight (games of two variants may interleave)
         self.game_options: dict[tuple[int, int], Any] = {}
+        # the game object of each seat's strategy in each game in flight
+        self.seat_games: dict[tuple[int, int], Any] = {}
 
     def send(self, message: dict[str, Any]) -> None:
         self.outbox.append(encode(message))
@@ -83,6 +85,10 @@ class _Client:
         self.game = load_game(game_use)
         self.players = int(message["players"])
         self.options = freeze(message.get("options") or {})
+        try:  # fill the game's caches once, not in every game's copy (see start)
+            self.game.resolve_options(self.options)
+        except Exception:  # noqa: BLE001 - the referee checked the options
+            pass
         self.params = dict(message.get("params") or {})
         self.cls = load_strategy_class(self.use, self.base_dir)
         games = self.cls.games
@@ -109,9 +115,11 @@ class _Client:
         if "options" in message:
             self.options = freeze(message["options"])
         self.game_options[key] = self.options
+        # a game object of its own for this game, as in-process (its views refer to it)
+        mine = self.seat_games[key] = private_copy(self.game)
         try:
             strategy = self.cls(**self.params)
-            strategy.start_game(self.game, seat, seeded_random(int(message["seed"])))
+            strategy.start_game(mine, seat, seeded_random(int(message["seed"])))
             choose = strategy.choose  # read once, as the in-process referee does
         except BaseException as exc:  # the referee forfeits the seat at its first move
             self.failed[key] = ("exception", describe(exc))
@@ -145,11 +153,13 @@ class _Client:
         key = (index, seat)
         if key in self.failed:
             return _Failure(*self.failed.pop(key))
-        view = (
-            self.game.state_from_snapshot(self.players, self.game_options[key], snapshot)
-            if snapshot is not None
-            else None
-        )
+        view = None
+        if snapshot is not None:
+            view = self.game.state_from_snapshot(self.players, self.game_options[key], snapshot)
+            try:
+                view.game = self.seat_games[key]
+            except AttributeError:  # a state whose game cannot be set
+                pass
         try:
             move = self.seats[key](view, legal)
         except BaseException as exc:  # SystemExit & co.: the seat's forfeit, as in-process
@@ -192,6 +202,7 @@ class _Client:
             self.seats.pop(key, None)
             self.failed.pop(key, None)
             self.game_options.pop(key, None)
+            self.seat_games.pop(key, None)
         elif kind == "hello":
             self.hello(message)
         elif kind == "quit":

@@ -19,7 +19,7 @@ from collections.abc import Callable, Generator, Mapping, Sequence
 from time import perf_counter
 from typing import Any, NamedTuple
 
-from simcli.frozen import freeze, thaw
+from simcli.frozen import freeze, private_copy, thaw
 from simcli.game import CHANCE, TERMINAL, Game, IllegalMoveError, State
 from simcli.moves import IllegalAnswer, copy_move, find_move
 from simcli.records import Record, new_record
@@ -96,9 +96,9 @@ def game_play(
     """Play game ``index`` as a generator that yields an :class:`Ask` whenever a strategy
     process must decide, so that a driver can interleave several games (see
     ``interleave.py``); its value is the record. ``clock`` (see ``clock.py``) enforces a
-    per-move time limit; ``strategy_game`` is the game object strategies are handed
-    (default: a fresh instance of the game's class, so nothing they do to it reaches the
-    referee's); ``clocks`` (optional, one per seat) receive the seconds of every move of
+    per-move time limit; ``strategy_game`` is the game object whose copies strategies
+    are handed, one per seat and game (default: a fresh instance of the game's class,
+    never the referee's); ``clocks`` (optional, one per seat) receive the seconds of every move of
     an in-process strategy (nothing of it goes into the record)."""
     players = len(seats)
     rng = chance_rng(seed)
@@ -192,32 +192,49 @@ def _start(
     timed: Any,
     options: Mapping[str, Any],
 ) -> None:
-    """Make and start the player of every seat into ``started`` (so that the seats
-    started before a failing one still hear that the game ended); a failure is that
-    seat's forfeit."""
+    """Make and start the player of every seat into ``started``. Each in-process
+    strategy gets a game object of its own for this game (:func:`private_copy` of
+    ``game``), which its views refer to as well. A seat whose strategy fails to be made
+    or started forfeits at its first turn, as a strategy in its own process does (it
+    hears of the game with its first request): the record holds the moves up to that
+    turn, replays, and is the same in-process and isolated."""
     for seat, name in enumerate(seats):
         factory = factories[name]
-        if isinstance(factory, RemoteSeatFactory):
-            player = factory.for_seat(seat)
-            player.start_game(index, seat, derive_seed(seed, "seat", seat), options)
-            started.append(player)
-            continue
-        started.append(_guarded(seat, timed, _make, factory, game, seat, seed))
+        try:
+            if isinstance(factory, RemoteSeatFactory):
+                player = factory.for_seat(seat)
+                player.start_game(index, seat, derive_seed(seed, "seat", seat), options)
+            else:
+                mine = private_copy(game)
+                player = _guarded(seat, timed, _make, factory, mine, seat, seed)
+        except Forfeit as forfeit:
+            player = _Failed(forfeit)
+        started.append(player)
 
 
 class _Local(NamedTuple):
     """A started in-process strategy: its bound ``choose`` and whether it wants views,
-    both read once under the clock (a property or a ``__bool__`` is strategy code too)."""
+    both read once under the clock (a property or a ``__bool__`` is strategy code too),
+    and its own game object (what its views refer to)."""
 
     choose: Callable[..., Any]
     wants_view: bool
+    game: Game
+
+
+class _Failed(NamedTuple):
+    """A seat whose strategy failed before the game's first move: its forfeit, thrown
+    when it is to move."""
+
+    forfeit: Forfeit
+    wants_view: bool = False
 
 
 def _make(factory: StrategyFactory, game: Game, seat: int, seed: int) -> _Local:
     strategy = factory()
     strategy.start_game(game, seat, seat_rng(seed, seat))
     wants = getattr(strategy, "wants_view", True)
-    return _Local(strategy.choose, wants is not False)
+    return _Local(strategy.choose, wants is not False, game)
 
 
 def _answer(legal: list[Any], choose: Callable[..., Any], view: Any, offered: list[Any]) -> Any:
@@ -279,6 +296,7 @@ def _play_out(
     scalar = state.game.scalar_moves
     local = [type(p) is _Local for p in players]
     choosers = [p.choose if ok else None for p, ok in zip(players, local, strict=True)]
+    games = [p.game if ok else None for p, ok in zip(players, local, strict=True)]
     wants_view = [p.wants_view for p in players]  # a _Local's bool or a RemoteSeat's
     stamp = [c.times.append for c in clocks] if clocks is not None else None
     while True:
@@ -298,6 +316,11 @@ def _play_out(
         if not legal:
             raise GameError(f"seat {seat} to move but no legal moves")
         if local[seat]:
+            if seen is not None:  # the view refers to the seat's game, not the referee's
+                try:
+                    seen.game = games[seat]
+                except AttributeError:  # a state whose game cannot be set
+                    pass
             offered = legal.copy() if scalar else list(map(copy_move, legal))
             choose = choosers[seat]
             started = perf_counter()
@@ -313,6 +336,8 @@ def _play_out(
             if stamp is not None:
                 stamp[seat](perf_counter() - started)
         else:
+            if type(players[seat]) is _Failed:
+                raise players[seat].forfeit
             try:
                 snapshot = seen.snapshot() if seen is not None else None
             except Exception as exc:

@@ -108,7 +108,9 @@ class ChunkPlayer:
         # (added to the records; see add_game_source).
         variants = [None, *(v.name for v in config.variants)]
         self.games = {v: game_for(config, v) for v in variants}
-        self.strategy_games = {v: type(g)() for v, g in self.games.items()}
+        self.strategy_games = {
+            v: strategy_game(g, config.options_for(v)) for v, g in self.games.items()
+        }
         self.sources = {v: game_source_for(config, v) for v in variants}
         self.game = self.games[None]
         self.factories = strategy_factories(config)
@@ -193,6 +195,19 @@ class ChunkPlayer:
             factory.quit()
         for factory in remote:
             factory.close()
+
+
+def strategy_game(game: Any, options: Any) -> Any:
+    """The game object whose copies the strategies of a run are handed (one per seat and
+    game, see ``play.py``): a fresh instance, never the referee's, with its caches (the
+    components a game loads for its options) filled once here rather than in every
+    copy."""
+    mine = type(game)()
+    try:
+        mine.resolve_options(options)
+    except Exception:  # noqa: BLE001 - the config was checked: a cache left cold is all
+        pass
+    return mine
 
 
 def strategy_factories(config: Config) -> dict[str, StrategyFactory]:

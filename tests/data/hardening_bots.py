@@ -16,6 +16,14 @@ from strategies.base import Strategy
 LONE = "\ud800"  # a lone surrogate: valid in a Python str, not encodable as UTF-8
 
 
+def _frames():
+    """The frames of the caller's callers, innermost first."""
+    frame = sys._getframe(2)
+    while frame is not None:
+        yield frame
+        frame = frame.f_back
+
+
 class _Random(Strategy):
     def choose(self, view, legal):
         return self.rng.choice(legal)
@@ -106,14 +114,6 @@ class RewriteEvaluateDict(_Random):
         vars(game)["evaluate"] = _worthless
 
 
-class RewriteViewGame(_Random):
-    """Replaces evaluate on the game object its view refers to."""
-
-    def choose(self, view, legal):
-        view.game.evaluate = _worthless
-        return self.rng.choice(legal)
-
-
 class RewriteViewGameSetup(_Random):
     """Rigs the setup of every later game through its view's game object: every tile
     becomes a 3 (a board no honest deal gives)."""
@@ -153,6 +153,29 @@ class SlowStart(_Random):
     def start_game(self, game, seat, rng):
         super().start_game(game, seat, rng)
         time.sleep(1.5)
+
+
+class FailsInGame(_Random):
+    """Builds for the config check, fails in every game's constructor (built by the
+    referee's _make in-process, by the client's start in its own process)."""
+
+    def __init__(self):
+        if {frame.f_code.co_name for frame in _frames()} & {"_make", "start"}:
+            raise RuntimeError("cannot build for a game")
+
+
+class Grab(_Random):
+    """Keeps the game objects it is handed and its views' (for a test's eyes)."""
+
+    seen: list = []
+
+    def start_game(self, game, seat, rng):
+        super().start_game(game, seat, rng)
+        Grab.seen.append(("start", seat, game))
+
+    def choose(self, view, legal):
+        Grab.seen.append(("view", self.seat, view.game))
+        return self.rng.choice(legal)
 
 
 # -- 7. switching the alarm off ---------------------------------------------------------
