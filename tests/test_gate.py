@@ -124,7 +124,10 @@ def test_gate_passes_a_stronger_candidate_and_fails_a_weaker_one(tmp_path) -> No
     info = json.loads((out / "gate.json").read_text())
     assert info["llr"] >= info["bounds"][1]
     # the estimate after the stop, corrected and labelled (docs/gating.md)
-    assert "corrected for the SPRT stop" in result.output and "Uncorrected Elo" in result.output
+    assert "Score Elo corrected for the SPRT stop" in result.output
+    assert (
+        "Score Elo uncorrected" in result.output and "Score of greedy vs random: " in result.output
+    )
     assert info["elo_corrected"]["method"].startswith("corrected for the SPRT stopping rule")
     assert info["elo"]["label"].startswith("uncorrected")
     assert info["sizing"]["games_needed"] > 400 and info["scale"] == "Elo"

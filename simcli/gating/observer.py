@@ -43,6 +43,8 @@ class GateObserver:
     sizing: Any = None  # simcli.gating.sizing.Sizing before the first batch
     resized: Any = None  # ... recomputed with the first batch's draw rate
     drawn_games: int = 0  # two players: counted games that were draws
+    #: two players: the candidate's game results in the counted pairs (losses, draws, wins)
+    games_ldw: list[int] = field(default_factory=lambda: [0, 0, 0])
 
     def __post_init__(self) -> None:
         self.counts = [0] * (5 if self.schedule.players == 2 else 3)
@@ -73,6 +75,8 @@ class GateObserver:
             self.pairs += 1
             if self.schedule.players == 2:
                 self.drawn_games += sum(not o.winners for o in (first, second))
+                for seat, game in ((0, first), (1, second)):  # the candidate's seat
+                    self.games_ldw[round(2 * game_share(game, seat))] += 1
         if (
             self.pairs
             and self.pairs % self.spec.batch == 0

@@ -65,6 +65,7 @@ def summarize(observer, games: int, interrupted: bool = False) -> tuple[str, int
             if observer.skipped_pairs
             else ""
         ),
+        *([score_line(spec, observer.games_ldw)] if len(observer.counts) == 5 else []),
         f"{unit}: {counts}",
         _corrected_line(corrected, two_player=len(observer.counts) == 5),
         _elo_line(estimate, two_player=len(observer.counts) == 5),
@@ -73,6 +74,15 @@ def summarize(observer, games: int, interrupted: bool = False) -> tuple[str, int
         verdict,
     ]
     return verdict, code, "\n".join(lines)
+
+
+def score_line(spec, ldw) -> str:
+    """``Score of CANDIDATE vs BASELINE: W - L - D [score rate] N``, as cutechess prints
+    it, over the games of the counted pairs."""
+    losses, draws, wins = ldw
+    n = losses + draws + wins
+    rate = f"{(wins + draws / 2) / n:.3f}" if n else "n/a"
+    return f"Score of {spec.candidate} vs {spec.baseline}: {wins} - {losses} - {draws} [{rate}] {n}"
 
 
 def verdict_text(spec, verdict: str, *, two_player: bool = True) -> str:
@@ -120,13 +130,32 @@ def save(target: Path, observer, verdict: str) -> None:
                 "high": _finite(estimate.high),
                 "los": estimate.los,
                 "label": "uncorrected (ignores the stopping rule; biased after an early stop)",
+                "scale": SCALE if len(observer.counts) == 5 else TRINOMIAL_SCALE,
             },
             "elo_corrected": corrected.to_dict(),
             "scale": "Elo" if len(observer.counts) == 5 else "per-seed logistic (not Elo)",
+            **(
+                {"games_wdl": dict(zip(("wins", "draws", "losses"), wdl(observer), strict=True))}
+                if len(observer.counts) == 5
+                else {}
+            ),
             **sizing,
             "verdict": verdict,
         },
     )
+
+
+#: What the two-player gate's Elo is (the run report's "score Elo" column is the same).
+SCALE = (
+    "score Elo: -400 log10(1/s - 1) of the candidate's mean score s (draws half), as "
+    "cutechess and fastchess; interval from the pair scores"
+)
+TRINOMIAL_SCALE = "per-seed logistic units (not head-to-head Elo)"
+
+
+def wdl(observer) -> tuple[int, int, int]:
+    losses, draws, wins = observer.games_ldw
+    return wins, draws, losses
 
 
 def _finite(x: float) -> float | None:
@@ -134,7 +163,7 @@ def _finite(x: float) -> float | None:
 
 
 def _corrected_line(c, *, two_player: bool = True) -> str:
-    name = "Elo" if two_player else "Per-seed logistic score"
+    name = "Score Elo" if two_player else "Per-seed logistic score"
     head = f"{name} corrected for the SPRT stop"
     if c.elo is None:
         return f"{head}: n/a ({c.note})"
@@ -144,11 +173,13 @@ def _corrected_line(c, *, two_player: bool = True) -> str:
 
 
 def _elo_line(estimate, *, two_player: bool = True) -> str:
-    name = "Uncorrected Elo" if two_player else "Uncorrected per-seed logistic score (not Elo)"
+    name = (
+        "Score Elo uncorrected" if two_player else "Per-seed logistic score uncorrected (not Elo)"
+    )
     if not math.isfinite(estimate.elo):
         side = "won" if estimate.elo > 0 else "lost"
         return (
-            f"{name} {estimate.elo:+} (every counted {side}: no finite estimate), "
+            f"{name}: {estimate.elo:+} (every counted {side}: no finite estimate), "
             f"LOS {estimate.los:.1%}"
         )
-    return f"{name} {estimate.elo:+.1f} ± {estimate.margin:.1f} (95%), LOS {estimate.los:.1%}"
+    return f"{name}: {estimate.elo:+.1f} ± {estimate.margin:.1f} (95%), LOS {estimate.los:.1%}"

@@ -22,21 +22,29 @@ from scipy.stats import fisher_exact
 
 from simcli.errors import RecordError
 from simcli.report.io import open_source
-from simcli.stats.intervals import wilson_interval
+from simcli.stats.elo import plus_minus, score_elo
+from simcli.stats.intervals import Interval, wilson_interval
+from simcli.stats.records import is_draw
 from simcli.stats.significance import adjust_pvalues
 from simcli.tournament.gamelog import read_records
 
 
 @dataclass
 class Tally:
-    """What one run says about one strategy or one seat: ``wins`` of ``games``."""
+    """What one run says about one strategy or one seat: ``wins`` of ``games``; for a
+    strategy also its ``draws`` and its two-player score Elo (draws half)."""
 
     wins: int = 0
     games: int = 0
+    draws: int = 0
 
     @property
     def rate(self) -> float | None:
         return self.wins / self.games if self.games else None
+
+    def score_elo(self) -> Interval:
+        """Score-based Elo against the run's opponents, as cutechess and the gate."""
+        return score_elo(self.wins, self.draws, self.games - self.wins - self.draws)
 
 
 @dataclass
@@ -47,6 +55,7 @@ class RunTallies:
     options: list[dict[str, Any]]
     strategies: dict[str, Tally] = field(default_factory=dict)
     seats: dict[int, Tally] = field(default_factory=dict)  # decisive games only
+    players: list[int] = field(default_factory=list)  # seats per game, as they occur
 
 
 @dataclass
@@ -70,17 +79,22 @@ def read_run(path: str | Path) -> RunTallies:
     strategies: dict[str, Tally] = {}
     seats: dict[int, Tally] = {}
     count = 0
+    players: list[int] = []
     for record in read_records(source.log):
         games.add(record["game"])
+        if len(record["seats"]) not in players:
+            players.append(len(record["seats"]))
         if record["options"] not in options:
             options.append(record["options"])
         count += 1
         winners = record["winners"]
         sole = winners[0] if len(winners) == 1 else None
+        drawn = record["termination"] != "error" and is_draw(len(record["seats"]), winners)
         for seat, name in enumerate(record["seats"]):
             tally = strategies.setdefault(name, Tally())
             tally.games += 1
             tally.wins += seat == sole
+            tally.draws += drawn
         if sole is not None and len(record["seats"]) > 1:
             for seat in range(len(record["seats"])):
                 tally = seats.setdefault(seat, Tally())
@@ -90,7 +104,7 @@ def read_run(path: str | Path) -> RunTallies:
         raise RecordError(f"{source.log}: holds games of {', '.join(sorted(games))}: not one run")
     if not count:
         raise RecordError(f"{source.log}: no games")
-    return RunTallies(str(path), games.pop(), count, options, strategies, seats)
+    return RunTallies(str(path), games.pop(), count, options, strategies, seats, players)
 
 
 def newcombe_interval(
@@ -122,6 +136,12 @@ class Comparison:
     b: RunTallies
     differences: list[Difference]
 
+    def _side(self, d: Difference, tally: Tally) -> dict[str, Any]:
+        out = {**asdict(tally), "rate": tally.rate}
+        if d.what == "strategy" and two_player(self.a, self.b):
+            out["score_elo"] = tally.score_elo().to_dict()
+        return out
+
     def to_json(self) -> dict[str, Any]:
         return {
             "a": {"path": self.a.path, "games": self.a.games, "options": self.a.options},
@@ -130,14 +150,19 @@ class Comparison:
             "differences": [
                 {
                     **{k: v for k, v in asdict(d).items() if k not in ("a", "b")},
-                    "a": {**asdict(d.a), "rate": d.a.rate},
-                    "b": {**asdict(d.b), "rate": d.b.rate},
+                    "a": self._side(d, d.a),
+                    "b": self._side(d, d.b),
                 }
                 for d in self.differences
             ],
             "method": "difference B - A; 95% Newcombe hybrid score interval; Fisher's exact "
             "test; p-values adjusted together (Benjamini-Hochberg)",
         }
+
+
+def two_player(a: RunTallies, b: RunTallies) -> bool:
+    """Both runs are of two-player games only: score Elo applies."""
+    return a.players == [2] and b.players == [2]
 
 
 def compare_runs(path_a: str | Path, path_b: str | Path) -> Comparison:
@@ -191,6 +216,17 @@ def render_text(comparison: Comparison) -> str:
             f"{label:9} {name:16} {cell_a:>15} {cell_b:>15} {100 * d.difference:+7.1f} "
             f"{interval:>18} {d.p_adjusted:8.3g}{flag}"
         )
+    if two_player(a, b):
+        lines.append(
+            "score Elo against each run's own opponents (draws half, as cutechess, fastchess "
+            "and simcli gate; the report's 'score Elo' column):"
+        )
+        for d in comparison.differences:
+            if d.what == "strategy":
+                lines.append(
+                    f"  {d.name}: A {plus_minus(d.a.score_elo(), 0)}, "
+                    f"B {plus_minus(d.b.score_elo(), 0)}"
+                )
     lines.append(
         "Win rates: sole wins over games (a strategy) or over decisive games (a seat). "
         "Intervals: Newcombe hybrid score, in points; p: Fisher's exact test, adjusted "

@@ -9,12 +9,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from simcli.stats import wording as W
+from simcli.stats.elo import plus_minus
 from simcli.stats.summary import (
     Dist,
     Group,
+    HeadToHead,
     NoRatings,
     Pairwise,
     Points,
+    Ratings,
     SeatBias,
     SoloComparison,
     Summary,
@@ -38,6 +41,13 @@ class Para:
 @dataclass
 class Bullets:
     items: list[str]
+
+
+@dataclass
+class Lines:
+    """Lines printed as they are (not wrapped), such as the score line."""
+
+    lines: list[str]
 
 
 @dataclass
@@ -278,6 +288,8 @@ def _options(options: dict) -> str:
 
 
 def _multi(doc: Document, grp: Group, detail: bool) -> None:
+    if grp.head_to_head:
+        _head_to_head(doc, grp.head_to_head)
     _strategies(doc, grp)
     _pairwise(doc, grp.pairwise)
     _ratings(doc, grp)
@@ -292,6 +304,7 @@ def _multi(doc: Document, grp: Group, detail: bool) -> None:
 def _strategies(doc: Document, grp: Group) -> None:
     rt = grp.rated
     elo = rt is not None and len(rt.rated) > 1
+    score_elo = len(grp.strategies) > 1 and any(st.score_elo for st in grp.strategies)
     rows = []
     for st in grp.strategies:
         r = rt.row(st.name) if rt else None
@@ -306,11 +319,56 @@ def _strategies(doc: Document, grp: Group) -> None:
                 W.pct_ci(st.score_rate),
                 _points_ci(st.points),
             ]
+            + ([plus_minus(st.score_elo, 0)] if score_elo else [])
             + ([W.signed(r.elo) if r and r.elo is not None else W.NA] if elo else [])
         )
     doc.add(Heading(3, "Strategies"))
     headers = ["strategy", "games", "wins", "draws", "losses", "win rate", "score rate"]
-    doc.add(Table(headers + ["mean points"] + (["Elo"] if elo else []), rows))
+    headers += ["mean points"] + (["score Elo"] if score_elo else [])
+    doc.add(Table(headers + (["model Elo"] if elo else []), rows))
+    if score_elo or elo:
+        doc.add(Para(_elo_names(grp, score_elo, elo)))
+
+
+def _elo_names(grp: Group, score_elo: bool, model_elo: bool) -> str:
+    """What the Elo columns are: two scales, each named."""
+    parts = []
+    if score_elo:
+        parts.append(
+            "score Elo = -400 log10(1/s - 1) of the score rate s against the strategy's "
+            "opponents (draws count half), +/- the 95% margin, as cutechess, fastchess and "
+            "simcli gate compute it"
+        )
+    if model_elo:
+        rt = grp.rated
+        model = _model_label(rt) if rt else "rating model"
+        parts.append(
+            f"model Elo = the {model} rating (anchor {', '.join(rt.anchors) if rt else '-'} "
+            "= 0), fitted on who finished ahead with seats controlled; it counts decisive "
+            "games only, so with draws its gaps are wider than score Elo's"
+        )
+    return "; ".join(parts)[0].upper() + "; ".join(parts)[1:] + "."
+
+
+def _model_label(rt: Ratings) -> str:
+    model = "Bradley-Terry" if rt.model == "bradley-terry" else "Plackett-Luce"
+    return model + "-Davidson" if rt.ties else model
+
+
+def _head_to_head(doc: Document, h2h: HeadToHead) -> None:
+    """The cutechess-style score line and both Elo figures, each named."""
+    doc.add(Heading(3, "Head to head"))
+    lines = [
+        h2h.line,
+        f"score Elo difference: {plus_minus(h2h.score_elo)} (95%; from the score, draws "
+        "half, as cutechess, fastchess and simcli gate)",
+    ]
+    if h2h.model_elo is not None:
+        lines.append(
+            f"model Elo difference: {W.num_ci(h2h.model_elo, 0, sign=True)} ({h2h.model}; "
+            "decisive games only, seats controlled)"
+        )
+    doc.add(Lines(lines))
 
 
 def _pairwise(doc: Document, pw: Pairwise | None) -> None:
@@ -343,10 +401,9 @@ def _ratings(doc: Document, grp: Group) -> None:
             )
         )
         return
-    model = "Bradley-Terry" if rt.model == "bradley-terry" else "Plackett-Luce"
-    if rt.ties:
-        model += "-Davidson"
-    doc.add(Heading(3, f"Ratings ({model}, Elo, anchor {', '.join(rt.anchors) or '-'} = 0)"))
+    model = _model_label(rt)
+    anchors = ", ".join(rt.anchors) or "-"
+    doc.add(Heading(3, f"Ratings ({model} model Elo, anchor {anchors} = 0)"))
     rows = []
     for r in rt.ratings:
         anchor = r.name in rt.anchors
@@ -356,7 +413,7 @@ def _ratings(doc: Document, grp: Group) -> None:
             ci = "anchor" if anchor else W.NA
         rows.append([r.name, W.signed(r.elo), ci, W.num(r.se, 1)])
     level = round(_confidence(grp) * 100)
-    doc.add(Table(["strategy", "Elo", f"{level}% interval", "se"], rows))
+    doc.add(Table(["strategy", "model Elo", f"{level}% interval", "se"], rows))
     if rt.ties:
         parts = [
             f"tied groups of {t.size}: delta {W.num(t.delta, 3)}"
@@ -372,7 +429,8 @@ def _ratings(doc: Document, grp: Group) -> None:
                 "Ties are modelled, not split: Davidson tie parameters, "
                 + ", ".join(parts)
                 + extra
-                + ". Elo differences are on the scale of decisive games."
+                + ". Model Elo differences are on the scale of decisive games; score Elo "
+                "(Strategies) counts draws as half."
             )
         )
     if rt.notes:
@@ -448,7 +506,7 @@ def _seat_by_strategy(doc: Document, sb: SeatBias, players: int) -> None:
             ]
         )
     headers = (
-        ["strategy", "source", "Elo", "decisive", "draws"]
+        ["strategy", "source", "model Elo", "decisive", "draws"]
         + [f"{W.seat_label(i)} wins" for i in range(players)]
         + ["p", "adjusted p"]
     )

@@ -243,7 +243,7 @@ def ratings(groups: list[Group], level: int):
         ax.invert_yaxis()
         ax.axvline(0, color="grey", lw=0.8, ls="dotted")
         _title(ax, f"Ratings with {level}% intervals: {grp.label}", 6.5, fontsize=10)
-        ax.set_xlabel(f"Elo (anchor {', '.join(rt.anchors)} = 0)")
+        ax.set_xlabel(f"model Elo (anchor {', '.join(rt.anchors)} = 0)")
     return fig
 
 

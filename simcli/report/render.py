@@ -8,7 +8,16 @@ import json
 import textwrap
 from typing import Any, NamedTuple
 
-from simcli.report.document import Bullets, Document, Heading, Image, Para, Table, build_document
+from simcli.report.document import (
+    Bullets,
+    Document,
+    Heading,
+    Image,
+    Lines,
+    Para,
+    Table,
+    build_document,
+)
 from simcli.stats.intervals import Interval
 from simcli.stats.summary import Group, SeatBias, Summary, TestEntry
 
@@ -65,6 +74,8 @@ def to_text(doc: Document, width: int = 100) -> str:
             out.append(("=" if b.level == 1 else "-" if b.level == 2 else "~") * len(b.text))
         elif isinstance(b, Para):
             out.extend(textwrap.wrap(b.text, width))
+        elif isinstance(b, Lines):
+            out.extend(b.lines)
         elif isinstance(b, Bullets):
             for item in b.items:
                 out.extend(textwrap.wrap(item, width, initial_indent="- ", subsequent_indent="  "))
@@ -91,6 +102,8 @@ def to_markdown(doc: Document) -> str:
             out += ["#" * b.level + " " + b.text, ""]
         elif isinstance(b, Para):
             out += [b.text, ""]
+        elif isinstance(b, Lines):
+            out += [f"    {line}" for line in b.lines] + [""]
         elif isinstance(b, Bullets):
             out += [f"- {item}" for item in b.items] + [""]
         elif isinstance(b, Table):
@@ -238,6 +251,8 @@ def _csv_strategies(out: _Rows, grp: Group) -> None:
             out.add("strategy", grp, "win_rate", strategy=nm, iv=st.win_rate)
             out.add("strategy", grp, "score_rate", strategy=nm, iv=st.score_rate)
             out.add("strategy", grp, "draws", strategy=nm, estimate=st.draws)
+        if st.score_elo is not None:
+            out.add("strategy", grp, "score_elo", strategy=nm, iv=st.score_elo)
         if st.success_rate is not None:
             out.add("strategy", grp, "success_rate", strategy=nm, iv=st.success_rate)
         p = st.points
@@ -262,6 +277,12 @@ def _csv_pairwise(out: _Rows, grp: Group) -> None:
         for c in pw.cells:
             stat = f"{pw.kind} rate"
             out.add("pairwise", grp, stat, strategy=c.row, opponent=c.col, iv=c.rate)
+    h2h = grp.head_to_head
+    if h2h:
+        ab = {"strategy": h2h.a, "opponent": h2h.b}
+        out.add("head_to_head", grp, "score_elo", iv=h2h.score_elo, **ab)
+        if h2h.model_elo is not None:
+            out.add("head_to_head", grp, "model_elo", iv=h2h.model_elo, **ab)
     rt = grp.rated
     if rt and rt.ratings:
         for r in rt.ratings:

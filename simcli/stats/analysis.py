@@ -19,6 +19,7 @@ import numpy as np
 from simcli.stats import wording as W
 from simcli.stats.aggregate import Aggregator, GroupTally, StrategyTally, moments_of_counter
 from simcli.stats.distribution import StreamingDistribution, counter_summary
+from simcli.stats.elo import plus_minus, score_elo
 from simcli.stats.intervals import CI_METHOD_NAMES, CI_METHODS, Interval, binom_ci, t_interval
 from simcli.stats.power import binomial_power, games_for_power
 from simcli.stats.ratings import (
@@ -53,6 +54,7 @@ from simcli.stats.summary import (
     Dist,
     Group,
     GroupTerminations,
+    HeadToHead,
     Histogram,
     NaturalLength,
     NoRatings,
@@ -383,6 +385,7 @@ def _group(agg: Aggregator, g: GroupTally, ctx: _Context, multi: bool) -> Group:
             notes.append("no game with points for every seat: no score margins")
         out.pairwise = _pairwise(g, ctx, names)
         fit, pending = _ratings(g, ctx, label, names, out)
+        out.head_to_head = _head_to_head(out, fit, ctx)
         out.seat_bias = _seat_bias(g, ctx, label, names, fit, pending, out.rated)
         if out.seat_bias.detectable:
             out.descriptive.append(out.seat_bias.detectable.sentence)
@@ -400,6 +403,8 @@ def _strategy_row(g: GroupTally, st: StrategyTally, ctx: _Context) -> StrategyRo
         row.wins, row.draws, row.losses, row.score = st.win_share, st.draws, st.loss_share, st.score
         row.win_rate = ctx.ci(st.win_share, st.games)
         row.score_rate = ctx.ci(st.score, st.games)
+        if g.players == 2:
+            row.score_elo = score_elo(st.win_share, st.draws, st.loss_share, ctx.confidence)
     row.points = _points(st.points, ctx.confidence)
     row.length = _dist(st.length)
     row.terminations = _terminations_strategy(st)
@@ -483,7 +488,7 @@ def _ratings(g: GroupTally, ctx: _Context, label: str, names: list[str], out: Gr
         eq = expected_score(adv.estimate) if adv.estimate is not None else None
         text = (
             f"{label}: controlled for who sat where ({model} with a seat parameter), "
-            f"seat 0 is worth {W.num_ci(adv, 0, sign=True)} Elo "
+            f"seat 0 is worth {W.num_ci(adv, 0, sign=True)} model Elo "
             f"(between equal strategies seat 0 would win {W.pct(eq)} of the decisive games)"
         )
     else:
@@ -493,7 +498,7 @@ def _ratings(g: GroupTally, ctx: _Context, label: str, names: list[str], out: Gr
             parts.append(f"{W.seat_label(s)} {W.num_ci(iv, 0, sign=True)}")
         text = (
             f"{label}: controlled for who sat where ({model} with seat parameters), "
-            f"seat effects relative to seat 0 in Elo: " + ", ".join(parts)
+            f"seat effects relative to seat 0 in model Elo: " + ", ".join(parts)
         )
     pending = ("seat_model", label, text, lrt)
     rated = sorted(((r.elo, r.name) for r in ratings.rated), reverse=True)
@@ -501,11 +506,52 @@ def _ratings(g: GroupTally, ctx: _Context, label: str, names: list[str], out: Gr
         (_, best), (_, second) = rated[0], rated[1]
         gap = elo_diff(fit, best, second, ctx.confidence)
         out.descriptive.append(
-            f"{label}: highest rating {best}, {W.num_ci(gap, 0, sign=True)} Elo "
+            f"{label}: highest rating {best}, {W.num_ci(gap, 0, sign=True)} model Elo "
             f"over the next, {second} ({model}; descriptive: the two were picked for ranking "
             f"first and second, and the interval does not allow for that selection)."
         )
     return fit, pending
+
+
+def _head_to_head(grp: Group, fit: RatingFit | None, ctx: _Context) -> HeadToHead | None:
+    """Two seats and exactly two strategies that met: the cutechess-style score line and
+    both Elo figures, each named."""
+    pw = grp.pairwise
+    if grp.players != 2 or pw is None or len(pw.names) != 2:
+        return None
+    a, b = pw.names
+    cell = pw.cell(a, b)
+    if cell is None or not cell.games:
+        return None
+    elo = score_elo(cell.wins, cell.draws, cell.losses, ctx.confidence)
+    model = _model_name(fit) if fit is not None else None
+    diff = elo_diff(fit, a, b, ctx.confidence) if fit is not None else None
+    if diff is not None and diff.estimate is None:
+        diff = None
+    rate = cell.score / cell.games
+    line = (
+        f"Score of {a} vs {b}: {cell.wins} - {cell.losses} - {cell.draws} [{rate:.3f}] {cell.games}"
+    )
+    sentence = (
+        f"{grp.label}: {a} against {b}, score Elo {plus_minus(elo)} "
+        f"(from the score, draws half, as cutechess, fastchess and simcli gate)"
+    )
+    if diff is not None:
+        sentence += f"; model Elo {W.num_ci(diff, 0, sign=True)} ({model}, decisive games only)"
+    return HeadToHead(
+        a=a,
+        b=b,
+        games=cell.games,
+        wins=cell.wins,
+        losses=cell.losses,
+        draws=cell.draws,
+        score=rate,
+        score_elo=elo,
+        model_elo=diff,
+        model=model if diff is not None else None,
+        line=line,
+        sentence=sentence + ".",
+    )
 
 
 def _model_name(fit: RatingFit) -> str:

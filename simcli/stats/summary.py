@@ -202,6 +202,9 @@ class StrategyRow(Node):
     points: Points | None = None
     length: Dist | None = None
     terminations: StrategyTerminations | None = None
+    #: two seats: the score-based Elo of ``score_rate`` against the strategy's opponents
+    #: (draws half, as cutechess and the gate), :mod:`simcli.stats.elo`
+    score_elo: Interval | None = None
 
     _optional: ClassVar[tuple[str, ...]] = (
         "wins",
@@ -212,6 +215,7 @@ class StrategyRow(Node):
         "score_rate",
         "successes",
         "success_rate",
+        "score_elo",
     )
 
 
@@ -315,6 +319,26 @@ class Ratings(Node):
 
     def difference(self, a: str, b: str) -> RatingDifference | None:
         return next((d for d in self.differences if d.a == a and d.b == b), None)
+
+
+@dataclass
+class HeadToHead(Node):
+    """Two strategies at a two-seat game: ``a``'s wins, losses and draws against ``b``
+    (both seatings), the score-based Elo (draws half, as cutechess, fastchess and the
+    gate) and the rating model's Elo difference (decisive games, seats controlled)."""
+
+    a: str
+    b: str
+    games: int
+    wins: int
+    losses: int
+    draws: int
+    score: float  # a's score rate
+    score_elo: Interval
+    model_elo: Interval | None
+    model: str | None
+    line: str  # "Score of a vs b: W - L - D [0.590] N"
+    sentence: str
 
 
 @dataclass
@@ -555,9 +579,10 @@ class Group(Node):
     seat_bias: SeatBias | None = None
     solo: Solo | None = None
     natural_length: NaturalLength | None = None
+    head_to_head: HeadToHead | None = None  # two seats, exactly two strategies that met
     descriptive: list[str] = internal(factory=list)  # sentences for the findings
 
-    _optional: ClassVar[tuple[str, ...]] = ("natural_length",)
+    _optional: ClassVar[tuple[str, ...]] = ("natural_length", "head_to_head")
 
     def to_dict(self) -> dict[str, Any]:
         out = super().to_dict()

@@ -71,7 +71,7 @@ def test_one_strategy_only(tmp_path):
     assert grp["seat_bias"]["test"] is None and grp["seat_bias"]["by_strategy"] == []
     assert [t["kind"] for t in s["tests"]] == ["seat_stratified", "seat_model"]
     assert "greedy in self-play" not in out["md"] and "Seat bias by strategy" not in out["md"]
-    assert "### Ratings" not in out["md"] and "| Elo |" not in out["md"]
+    assert "### Ratings" not in out["md"] and "Elo |" not in out["md"]
 
 
 def test_all_draws_zero_decisive_games(tmp_path):
