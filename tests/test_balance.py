@@ -336,3 +336,18 @@ def test_each_default_ladder_is_its_ladder_config(game) -> None:
 def test_a_balance_config_without_a_ladder_climbs_the_default(tmp_path) -> None:
     config = load_config(write(tmp_path, "game: library\nbalance: {top: greedy}\n"))
     assert config.balance.ladder == ("random", "greedy") and config.format == "self_play"
+
+
+def test_balance_json_is_recomputed_from_the_games_alone(tmp_path) -> None:
+    from simcli.balancing.summary import build_balance
+    from simcli.tournament.gamelog import read_records
+
+    config = duel_config(
+        tmp_path,
+        "  ladder: [random, greedy]\n  precision: 0.1\n  skill_check: true\n  skill_games: 10\n"
+        "  tune: {option: komi, low: -20, high: 5, probe_games: 60, max_games: 240}\n",
+    )
+    data = run_balance(config, tmp_path / "out", "--no-plots")
+    again = build_balance(load_config(config), read_records(tmp_path / "out" / "games.jsonl"))
+    assert json.loads(json.dumps(again)) == strip_seconds(data)
+    assert len(data["tune"]["probes"]) >= 2 and len(data["skill_checks"]) == 1
