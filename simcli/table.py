@@ -1,13 +1,17 @@
 """The tidy table of a run: one row per game and seat, for ``simcli export`` and
 :func:`simcli.load_run`.
 
-Columns (see ``docs/analysis.md``): the game (``index``, ``game``, ``variant``,
-``seed``, ``players``, ``termination``, ``moves``, ``margin``, the forfeit's ``forfeit_seat``,
-``forfeit_kind`` and ``forfeit_message``, one ``option_NAME`` per scalar game option),
-the seat (``seat``, ``strategy``, ``points``, ``rank``, ``win``, ``draw``, ``win_share``,
-``forfeited``) and, with ``parts=True`` (which replays every game), the game's own
-figures: its length in its natural unit (``rounds``, ``turns``) and ``part_NAME`` score
-parts per seat.
+Columns (see ``docs/analysis.md``): the game (``game_index``, ``game``, ``variant``,
+``seed``, ``players``, ``decisive``, ``termination``, ``moves``, ``margin``, the
+forfeit's ``forfeit_seat``, ``forfeit_kind`` and ``forfeit_message``, one
+``option_NAME`` per scalar game option), the seat (``seat``, ``strategy``, ``points``,
+``rank``, ``win``, ``draw``, ``win_share``, ``score``, ``forfeited``) and, with
+``parts=True`` (which replays every game), the game's own figures: its length in its
+natural unit (``rounds``, ``turns``) and ``part_NAME`` score parts per seat.
+
+``win_share`` and ``score`` are the report's: their means per strategy are its win rate
+and score rate, and ``win_share``'s mean per seat its "win share of all games"
+(``tests/test_analysis_docs.py`` recomputes the report's tables from them).
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from simcli.game import Facts
 from simcli.stats import records as R
 
 COLUMNS = (
-    "index",
+    "game_index",
     "game",
     "variant",
     "seed",
@@ -32,7 +36,9 @@ COLUMNS = (
     "rank",
     "win",
     "draw",
+    "decisive",
     "win_share",
+    "score",
     "forfeited",
     "termination",
     "forfeit_seat",
@@ -57,9 +63,10 @@ def game_rows(record: dict[str, Any], facts: Facts | None = None) -> list[dict[s
     forfeit_seat = R.forfeit_seat(record) if forfeit else None
     draw = not error and R.is_draw(n, winners)
     ranks = None if error else R.finishing_ranks(n, winners, scores)
-    shares = None if error else R.seat_scores(n, winners)
+    score = None if error else R.seat_scores(n, winners)
+    shares = None if error else win_shares(n, winners)
     game = {
-        "index": record["index"],
+        "game_index": record["index"],  # not "index": a DataFrame has one of its own
         "game": record["game"],
         "variant": record.get("variant"),
         "seed": record["seed"],
@@ -88,7 +95,9 @@ def game_rows(record: dict[str, Any], facts: Facts | None = None) -> list[dict[s
             "rank": None if ranks is None else ranks[seat] + 1,
             "win": not error and not draw and seat in winners,
             "draw": draw,
+            "decisive": not error and n > 1 and len(winners) == 1,
             "win_share": None if shares is None else shares[seat],
+            "score": None if score is None else score[seat],
             "forfeited": forfeit_seat == seat,
             **tail,
             **options,
@@ -99,6 +108,14 @@ def game_rows(record: dict[str, Any], facts: Facts | None = None) -> list[dict[s
                 row.update({PART_PREFIX + k: v for k, v in facts.seats[seat].items()})
         rows.append(row)
     return rows
+
+
+def win_shares(n: int, winners: list[int]) -> list[float]:
+    """The report's win share per seat: 1/k for each of k winners, 0 for every seat of a
+    draw (no winner, or every seat a winner); solitaire: 1 for a success."""
+    if R.is_draw(n, winners):
+        return [0.0] * n
+    return R.seat_scores(n, winners)
 
 
 def replayed_facts(record: dict[str, Any]) -> Facts:

@@ -51,22 +51,36 @@ RECORDS = [
     rec(5, ["a"], [9], [0]),
 ]
 
-# (index, seat): strategy, points, rank, win, draw, win_share, forfeited, moves, margin
+# (game_index, seat): strategy, points, rank, win, draw, decisive, win_share, score,
+# forfeited, moves, margin. win_share and score are the report's: a draw is no win share
+# and 1/n of a score
 EXPECTED = {
-    (0, 0): ("a", 5, 1, True, False, 1.0, False, 3, 2),
-    (0, 1): ("b", 3, 2, False, False, 0.0, False, 3, 2),
-    (1, 0): ("b", 4, 1, False, True, 0.5, False, 3, 0),  # equal points, no winner: a draw
-    (1, 1): ("a", 4, 1, False, True, 0.5, False, 3, 0),
-    (2, 0): ("a", None, 1, True, False, 1.0, False, 2, None),  # the chance event is no move
-    (2, 1): ("b", None, 2, False, False, 0.0, True, 2, None),
-    (3, 0): ("a", None, None, False, False, None, False, 3, None),  # a rules error
-    (3, 1): ("b", None, None, False, False, None, False, 3, None),
-    (4, 0): ("a", 2, 2, False, False, 0.0, False, 3, 5),  # 7 - 2; a and c tie for second
-    (4, 1): ("b", 7, 1, True, False, 1.0, False, 3, 5),
-    (4, 2): ("c", 2, 2, False, False, 0.0, False, 3, 5),
-    (5, 0): ("a", 9, 1, True, False, 1.0, False, 3, None),  # solitaire: won, no margin
+    (0, 0): ("a", 5, 1, True, False, True, 1.0, 1.0, False, 3, 2),
+    (0, 1): ("b", 3, 2, False, False, True, 0.0, 0.0, False, 3, 2),
+    (1, 0): ("b", 4, 1, False, True, False, 0.0, 0.5, False, 3, 0),  # equal points: a draw
+    (1, 1): ("a", 4, 1, False, True, False, 0.0, 0.5, False, 3, 0),
+    (2, 0): ("a", None, 1, True, False, True, 1.0, 1.0, False, 2, None),  # chance: no move
+    (2, 1): ("b", None, 2, False, False, True, 0.0, 0.0, True, 2, None),
+    (3, 0): ("a", None, None, False, False, False, None, None, False, 3, None),  # an error
+    (3, 1): ("b", None, None, False, False, False, None, None, False, 3, None),
+    (4, 0): ("a", 2, 2, False, False, True, 0.0, 0.0, False, 3, 5),  # 7 - 2; a, c tie second
+    (4, 1): ("b", 7, 1, True, False, True, 1.0, 1.0, False, 3, 5),
+    (4, 2): ("c", 2, 2, False, False, True, 0.0, 0.0, False, 3, 5),
+    (5, 0): ("a", 9, 1, True, False, False, 1.0, 1.0, False, 3, None),  # solitaire: won
 }
-FIELDS = ("strategy", "points", "rank", "win", "draw", "win_share", "forfeited", "moves", "margin")
+FIELDS = (
+    "strategy",
+    "points",
+    "rank",
+    "win",
+    "draw",
+    "decisive",
+    "win_share",
+    "score",
+    "forfeited",
+    "moves",
+    "margin",
+)
 
 
 @pytest.fixture
@@ -77,16 +91,18 @@ def log(tmp_path):
 
 
 def check_rows(rows) -> None:
-    assert [(r["index"], r["seat"]) for r in rows] == list(EXPECTED)
+    assert [(r["game_index"], r["seat"]) for r in rows] == list(EXPECTED)
     for row in rows:
         got = tuple(row[f] for f in FIELDS)
-        assert got == EXPECTED[row["index"], row["seat"]], (row["index"], row["seat"])
-        forfeit = row["index"] == 2
+        key = row["game_index"], row["seat"]
+        assert got == EXPECTED[key], key
+        assert "index" not in row  # it would clash with a DataFrame's own index
+        forfeit = row["game_index"] == 2
         assert row["forfeit_seat"] == (1 if forfeit else None)
         assert row["forfeit_kind"] == ("exception" if forfeit else None)
         assert row["forfeit_message"] == ("RuntimeError: boom" if forfeit else None)
-        assert row["variant"] == ("v3" if row["index"] == 4 else None)
-        assert row["players"] == len(RECORDS[row["index"]]["seats"])
+        assert row["variant"] == ("v3" if row["game_index"] == 4 else None)
+        assert row["players"] == len(RECORDS[row["game_index"]]["seats"])
         assert row["option_opening"] == "two_counters"
 
 
@@ -102,7 +118,7 @@ def test_load_run_gives_a_dataframe(log) -> None:
     frame = simcli.load_run(log)
     assert isinstance(frame, pd.DataFrame)
     assert len(frame) == len(EXPECTED)
-    assert list(frame.columns[:7]) == "index game variant seed players seat strategy".split()
+    assert list(frame.columns[:7]) == "game_index game variant seed players seat strategy".split()
     assert frame.groupby("strategy")["win"].sum().to_dict() == {"a": 3, "b": 1, "c": 0}
     # games with points: mean points per strategy (a: 5, 4, 2, 9; b: 3, 4, 7; c: 2)
     means = frame.dropna(subset=["points"]).groupby("strategy")["points"].mean()
