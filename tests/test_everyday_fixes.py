@@ -134,3 +134,19 @@ def test_validate_and_list_help_say_what_they_do_with_an_example() -> None:
     assert "Exit codes" in validate
     listing = CliRunner().invoke(cli, ["list", "--help"]).output
     assert "simcli list games" in listing and "options" in listing
+
+
+def test_plain_progress_writes_a_line_when_a_long_while_passed(monkeypatch) -> None:
+    """A run that stops early (a gate, a balance rung) may not reach its next tenth:
+    a line still comes every EVERY seconds while games arrive."""
+    from simcli.tournament import progress
+
+    now = [1000.0]
+    monkeypatch.setattr(progress.time, "monotonic", lambda: now[0])
+    stream = io.StringIO()
+    bar = progress.PlainProgress(20000, 0, stream)
+    bar.update(5)  # quick: no line
+    now[0] += progress.EVERY + 1
+    bar.update(5)  # late: a line
+    bar.update(5)  # just after it: none
+    assert stream.getvalue() == "progress: 10/20000 games (0%)\n"

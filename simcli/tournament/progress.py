@@ -2,15 +2,19 @@
 
 In a CI log or a file a bar's carriage returns pile up into one unreadable line, so
 when stderr is not a terminal the progress is a plain line at every tenth of the run
-(``progress: 300/3000 games (10%)``) and one at the end.
+(``progress: 300/3000 games (10%)``), at least one every :data:`EVERY` seconds while
+games arrive (a run that stops early, as a gate or a balance rung does, may never reach
+its next tenth), and one at the end.
 """
 
 from __future__ import annotations
 
 import sys
+import time
 from typing import TextIO
 
 STEPS = 10
+EVERY = 30.0  # seconds between two lines at most, while games arrive
 
 
 class PlainProgress:
@@ -22,6 +26,7 @@ class PlainProgress:
         self.stream = stream
         self.status = ""
         self._tenth = self._tenths(initial)
+        self._last = time.monotonic()
 
     def _tenths(self, n: int) -> int:
         return n * STEPS // self.total if self.total > 0 else 0
@@ -29,7 +34,8 @@ class PlainProgress:
     def update(self, k: int = 1) -> None:
         self.n += k
         tenth = self._tenths(self.n)
-        if tenth > self._tenth and self.n < self.total:
+        late = time.monotonic() - self._last > EVERY
+        if (tenth > self._tenth or late) and self.n < self.total:
             self._line()
         self._tenth = tenth
 
@@ -44,6 +50,7 @@ class PlainProgress:
         status = f", {self.status}" if self.status else ""
         self.stream.write(f"progress: {self.n}/{self.total} games{share}{status}\n")
         self.stream.flush()
+        self._last = time.monotonic()
 
 
 def progress_bar(total: int, start: int, quiet: bool, stream: TextIO | None = None):
