@@ -7,7 +7,12 @@ exception, or returns late, still forfeits.
 
 * :class:`SignalClock` — ``SIGALRM`` through ``setitimer``, for the main thread of a
   process (local worker processes, ``--workers 0``): it raises :class:`MoveTimeout` inside
-  the strategy, and also interrupts ``time.sleep`` and other system calls.
+  the strategy, and also interrupts ``time.sleep`` and other system calls. It reads the
+  time as well: a move that took longer than the limit is a timeout even if the alarm
+  never fired (a strategy that switched it off, ignored or blocked ``SIGALRM``), and a
+  handler a strategy put in its place is replaced before the next move. The clock and
+  the signal functions are bound when this module is imported, so that a strategy that
+  replaces ``time.monotonic`` or ``signal.setitimer`` changes neither.
 * :class:`ThreadClock` — for other threads, which cannot receive signals (simcli used as
   a library from a thread): it measures the move and the strategy forfeits when the move
   returns late. It cannot interrupt a move that never returns. (Dask workers play in pool
@@ -21,7 +26,14 @@ from __future__ import annotations
 
 import signal
 import threading
-import time
+from time import monotonic
+
+# Bound once: a strategy that replaces signal.setitimer or time.monotonic later (it runs
+# in this process) changes neither the alarm nor the reading of the referee's clock.
+_setitimer = signal.setitimer
+_ITIMER_REAL = signal.ITIMER_REAL
+_signal = signal.signal
+_getsignal = signal.getsignal
 
 
 class MoveTimeout(BaseException):
@@ -62,7 +74,8 @@ class SignalClock:
     def __init__(self, limit: float):
         self.limit = limit
         self._watch: _Watch | None = None
-        signal.signal(signal.SIGALRM, self._fire)
+        self.handler = self._fire  # one bound method, to tell it from a strategy's
+        _signal(signal.SIGALRM, self.handler)
 
     def _fire(self, signum, frame) -> None:
         watch = self._watch
@@ -75,20 +88,27 @@ class SignalClock:
 
 
 class _SignalMove:
-    __slots__ = ("clock", "watch")
+    __slots__ = ("clock", "started", "watch")
 
     def __init__(self, clock: SignalClock):
         self.clock = clock
         self.watch = _Watch()
+        self.started = 0.0
 
     def __enter__(self) -> _Watch:
-        self.clock._watch = self.watch
-        signal.setitimer(signal.ITIMER_REAL, self.clock.limit)
+        clock = self.clock
+        if _getsignal(signal.SIGALRM) is not clock.handler:  # a strategy replaced it
+            _signal(signal.SIGALRM, clock.handler)
+        clock._watch = self.watch
+        self.started = monotonic()
+        _setitimer(_ITIMER_REAL, clock.limit)
         return self.watch
 
     def __exit__(self, *exc) -> None:
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        _setitimer(_ITIMER_REAL, 0)
         self.clock._watch = None
+        if monotonic() - self.started > self.clock.limit:  # the alarm was kept away
+            self.watch.fired = True
 
 
 class ThreadClock:
@@ -108,11 +128,11 @@ class _ThreadMove:
         self.started = 0.0
 
     def __enter__(self) -> _Watch:
-        self.started = time.monotonic()
+        self.started = monotonic()
         return self.watch
 
     def __exit__(self, *exc) -> None:
-        if time.monotonic() - self.started > self.limit:
+        if monotonic() - self.started > self.limit:
             self.watch.fired = True
 
 
