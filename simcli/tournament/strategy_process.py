@@ -54,6 +54,17 @@ class StrategyFault(Exception):
         self.message = message
 
 
+def _batch_lines(requests: list[list[Any]]) -> list[bytes]:
+    """The ``choose_batch`` lines of ``requests``: one, unless it would be longer than
+    the protocol's limit (large views of many games), then as many as it takes (each
+    is answered by a ``moves`` line of its own, in order)."""
+    line = encode({"type": "choose_batch", "requests": requests})
+    if len(line) <= MAX_LINE + 1 or len(requests) == 1:
+        return [line]
+    half = len(requests) // 2
+    return _batch_lines(requests[:half]) + _batch_lines(requests[half:])
+
+
 class StrategyProcess:
     """One running strategy program and its two pipes."""
 
@@ -182,7 +193,7 @@ class StrategyProcess:
         """Write everything queued in one go: the messages, then the batched requests (a
         game's ``start`` goes before its first request, its ``end`` after its last)."""
         if self._requests:
-            self._outbox.append(encode({"type": "choose_batch", "requests": self._requests}))
+            self._outbox.extend(_batch_lines(self._requests))
             self._requests = []
         if not self._outbox:
             return
@@ -233,6 +244,8 @@ class StrategyProcess:
             if len(buffer) > MAX_LINE:
                 raise StrategyFault("protocol", f"wrote a line longer than {MAX_LINE} bytes")
             return None
+        if end > MAX_LINE:  # its end came in the same read as the bytes past the limit
+            raise StrategyFault("protocol", f"wrote a line longer than {MAX_LINE} bytes")
         line = bytes(buffer[:end])
         del buffer[: end + 1]
         try:
