@@ -119,3 +119,128 @@ def test_calibration_by_simulation():
         assert 0.93 <= covered / 1000 <= 0.975
         if pa == pb:
             assert rejected / 1000 <= 0.05
+
+
+def write_games(folder, lineups, options=None, strategies=None):
+    """A run of ``lineups`` (seat lists), seat 0 winning every game; ``strategies``:
+    run.json's strategy entries ``{name: (use, params)}``."""
+    folder.mkdir()
+    lines = []
+    for i, seats in enumerate(lineups):
+        rec = record(i, list(seats), [0])
+        rec["scores"] = [1.0] + [0.0] * (len(seats) - 1)
+        if options is not None:
+            rec["options"] = options
+        lines.append(json.dumps(rec))
+    (folder / "games.jsonl").write_text("\n".join(lines) + "\n")
+    if strategies:
+        entries = [{"name": n, "use": u, "params": p} for n, (u, p) in strategies.items()]
+        (folder / "run.json").write_text(json.dumps({"config": {"strategies": entries}}))
+    return folder
+
+
+def test_other_opponents_are_named_and_not_tested(tmp_path):
+    # greedy met random and mcts in A, only noisy in B: its win rates say nothing of greedy
+    a = write_games(tmp_path / "a", [("greedy", "random"), ("mcts", "greedy")] * 20)
+    b = write_games(tmp_path / "b", [("greedy", "noisy"), ("noisy", "greedy")] * 20)
+    comparison = compare_runs(a, b)
+    greedy = next(d for d in comparison.differences if d.name == "greedy")
+    assert greedy.caveat == "its opponents differ" and greedy.p is None
+    assert greedy.p_adjusted is None
+    warnings = " | ".join(comparison.warnings)
+    assert "greedy met other opponents: A mcts 50%, random 50%; B noisy 100%" in warnings
+    assert "only in A: random, mcts; only in B: noisy" in warnings
+    assert "the lineups differ" in warnings
+    result = CliRunner().invoke(cli, ["compare", str(a), str(b)])
+    assert result.exit_code == 0, result.output
+    text = result.output
+    assert text.splitlines()[1].startswith("WARNING: ") and "*" not in text.split("score Elo")[0]
+    row = next(line for line in text.splitlines() if line.startswith("strategy  greedy"))
+    assert row.endswith("! its opponents differ")
+    strict = CliRunner().invoke(cli, ["compare", str(a), str(b), "--strict"])
+    assert strict.exit_code == 2 and "greedy met other opponents" in strict.output
+    data = json.loads(
+        CliRunner().invoke(cli, ["compare", str(a), str(b), "--format", "json"]).stdout
+    )
+    assert {w["what"] for w in data["warnings"]} == {"strategies", "opponents", "lineups"}
+
+
+def test_options_that_differ_are_named_and_the_rows_stay(tmp_path):
+    lineups = [("x", "y"), ("y", "x")] * 10
+    a = write_games(tmp_path / "a", lineups, {"opening": "two_counters", "tiebreak": "none"})
+    b = write_games(tmp_path / "b", lineups, {"opening": "one_counter", "tiebreak": "none"})
+    comparison = compare_runs(a, b)
+    assert comparison.warnings == [
+        'the game options differ: opening: "two_counters" (A) / "one_counter" (B)'
+    ]
+    # a rules variant is what the comparison is for: every row is still tested
+    assert all(d.caveat is None and d.p is not None for d in comparison.differences)
+
+
+def test_a_new_version_keeps_its_row_and_flags_its_opponents(tmp_path):
+    lineups = [("new", "old"), ("old", "new")] * 10
+    a = write_games(
+        tmp_path / "a", lineups, strategies={"new": ("greedy", {}), "old": ("random", {})}
+    )
+    b = write_games(
+        tmp_path / "b",
+        lineups,
+        strategies={"new": ("greedy", {"epsilon": 0.1}), "old": ("random", {})},
+    )
+    comparison = compare_runs(a, b)
+    assert comparison.warnings == [
+        'new is defined differently: A {"params": {}, "use": "greedy"}, '
+        'B {"params": {"epsilon": 0.1}, "use": "greedy"}'
+    ]
+    rows = {d.name: d for d in comparison.differences}
+    assert rows["new"].caveat is None and rows["new"].p is not None
+    assert rows["old"].caveat == "its opponent new changed" and rows["old"].p is None
+    assert rows["0"].caveat == "new changed"
+
+
+def test_runs_with_other_seat_counts_are_refused(tmp_path):
+    a = write_games(tmp_path / "a", [("x", "y")] * 4)
+    b = write_games(tmp_path / "b", [("x", "y", "z")] * 4)
+    result = CliRunner().invoke(cli, ["compare", str(a), str(b)])
+    assert result.exit_code == 2 and "2-player games" in result.output
+    assert "3-player games: not comparable" in result.output
+
+
+def test_two_runs_of_the_same_field_have_no_warning(tmp_path):
+    a = write_run(tmp_path / "a", 30, 50)
+    b = write_run(tmp_path / "b", 40, 50)
+    assert compare_runs(a, b, strict=True).warnings == []
+
+
+def _ladder(folder, opponents, greedy_wins):
+    """Games of greedy against ``opponents`` in both seats, greedy winning when
+    ``greedy_wins(i)``; the other games go to the opponent."""
+    lineups, winners = [], []
+    for i in range(100):
+        other = opponents[i // 2 % len(opponents)]
+        seats = ("greedy", other) if i % 2 == 0 else (other, "greedy")
+        lineups.append(seats)
+        winners.append(seats.index("greedy") if greedy_wins(i) else 1 - seats.index("greedy"))
+    folder.mkdir(parents=True)
+    lines = []
+    for i, (seats, w) in enumerate(zip(lineups, winners, strict=True)):
+        rec = record(i, list(seats), [w])
+        rec["scores"] = [1.0, 0.0] if w == 0 else [0.0, 1.0]
+        lines.append(json.dumps(rec))
+    (folder / "games.jsonl").write_text("\n".join(lines) + "\n")
+
+
+def test_the_docs_example_is_the_commands_output(tmp_path, monkeypatch):
+    """docs/analysis.md's compare example is this test's output, not typed by hand."""
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "analysis.md").read_text()
+    block = doc.split("```\ncompare libraria:", 1)[1].split("```", 1)[0]
+    expected = "compare libraria:" + block
+    monkeypatch.chdir(tmp_path)
+    _ladder(tmp_path / "results" / "ladder-v1", ["random", "mcts"], lambda i: i % 4 != 3)
+    _ladder(tmp_path / "results" / "ladder-v2", ["noisy"], lambda i: i % 5 != 0)
+    result = CliRunner().invoke(cli, ["compare", "results/ladder-v1", "results/ladder-v2"])
+    assert result.exit_code == 0, result.output
+    shown = result.output.split("score Elo against")[0]
+    assert shown == expected, shown
