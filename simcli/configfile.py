@@ -75,6 +75,9 @@ MAX_MEMORY_MIB = 1 << 20
 #: The most games per table (a billion Libraria games is a day on 100 cores).
 MAX_GAMES = 1_000_000_000
 
+#: The most worker processes a config (or ``--workers``) may ask for.
+MAX_WORKERS = 1024
+
 
 def load_config(path: str | os.PathLike[str], overrides: dict[str, Any] | None = None) -> Config:
     """Read and validate a config file. ``overrides`` (from command-line flags) replace
@@ -188,9 +191,7 @@ def _build(doc: Doc, raw: dict[str, Any]) -> Config:
     if fmt is not FAILED and players is not FAILED:
         games = doc.attempt(_games, doc, raw, fmt, players, default=FAILED)
     seed = doc.attempt(int_at, doc, ("seed",), raw.get("seed", 1), 0, default=FAILED)
-    workers = doc.attempt(
-        int_at, doc, ("workers",), raw.get("workers", os.cpu_count() or 1), 0, default=FAILED
-    )
+    workers = doc.attempt(_workers, doc, raw, default=FAILED)
     output = FAILED
     if name is not FAILED:
         output = doc.attempt(_output, doc, raw, name, default=FAILED)
@@ -255,6 +256,19 @@ def _balance_rungs(doc: Doc, raw: dict[str, Any], game: Any) -> dict[str, Any]:
         return raw
     ladder = ladder_entries(doc, raw["balance"], default_ladder(game))
     return {**raw, "strategies": ladder, "format": raw.get("format", "self_play")}
+
+
+def _workers(doc: Doc, raw: dict[str, Any]) -> int:
+    """``workers`` (or ``--workers``): at most :data:`MAX_WORKERS`. Below that, a run
+    caps its pool at what it can use (see ``tournament/executor.py``)."""
+    workers = int_at(doc, ("workers",), raw.get("workers", os.cpu_count() or 1), 0)
+    if workers > MAX_WORKERS:
+        raise doc.error(
+            ("workers",),
+            f"at most {MAX_WORKERS} worker processes; got {workers} (a run uses at most "
+            "one per game to play and a few per CPU)",
+        )
+    return workers
 
 
 def _strategy_names(value: Any) -> list[str]:

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from typing import Protocol, runtime_checkable
 
@@ -34,6 +35,28 @@ class Executor(Protocol):
     def close(self) -> None:
         """Release workers, processes and connections."""
         ...
+
+
+#: Worker processes per CPU beyond which a larger local pool only adds processes: the
+#: pool is capped there (and at the games to play), with a notice.
+WORKERS_PER_CPU = 4
+
+
+def pool_size(requested: int, games: int, cpus: int | None = None) -> tuple[int, str]:
+    """The worker processes a local pool starts for ``requested`` when ``games`` games
+    are to be played: at most one per game (no more can be in flight) and
+    :data:`WORKERS_PER_CPU` per CPU; and why it is fewer (empty when it is not)."""
+    cpus = cpus or os.cpu_count() or 1
+    if requested <= 1:
+        return requested, ""
+    bound = WORKERS_PER_CPU * cpus
+    if games < bound:
+        if requested <= max(games, 1):
+            return requested, ""
+        return max(games, 1), f"{games} game(s) to play"
+    if requested <= bound:
+        return requested, ""
+    return bound, f"at most {WORKERS_PER_CPU} per CPU, {cpus} CPU(s)"
 
 
 def chunk_ranges(start: int, total: int, size: int) -> Iterator[tuple[int, int]]:

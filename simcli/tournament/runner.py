@@ -33,6 +33,7 @@ from simcli.tournament.executor import (
     chunk_ranges,
     default_chunk_size,
     make_executor,
+    pool_size,
 )
 from simcli.tournament.gamelog import BadLine, GameLog
 from simcli.tournament.identity import RunIdentity
@@ -157,6 +158,7 @@ def _run_locked(
     # Start strategy programs and connect to the cluster before anything is written: a
     # strategy that cannot start or an unreachable scheduler leaves no half-made folder.
     check_strategy_processes(config)
+    workers = _pool_size(config, total - (start if resume else 0))
     executor = make_executor(config, schedule, workers)
     if not resume:
         start, run_info = 0, _start_output(config, out, force, total, executor)
@@ -171,14 +173,14 @@ def _run_locked(
     status = "failed"
     size = chunk_size or default_chunk_size(total - start, workers)
     try:
-        _log_start(config, total, start)
+        _log_start(config, total, start, workers)
         writer = _InOrder(tally, think, observer, start)
         status = _stream(executor, chunk_ranges(start, total, size), out, writer, total, quiet)
     finally:
         seconds = time.perf_counter() - started
         log.info("run %s: %d games in %.2f s", status, tally.games, seconds)
         affected = list(executor.affected)
-        _finish_info(run_info, config, status, seconds, tally, start, size, affected)
+        _finish_info(run_info, config, status, seconds, tally, start, size, affected, workers)
         write_json_atomic(out / RUN_INFO, run_info)
         write_timing(out, think)
         run_log.close()
@@ -191,6 +193,18 @@ def _run_locked(
         resumed_from=start,
         affected=affected,
     )
+
+
+def _pool_size(config: Config, games: int) -> int:
+    """The worker processes of a local pool for ``games`` games to play: the config's
+    ``workers``, capped (with a one-line notice) at what the run can use."""
+    if config.executor != "local":
+        return config.workers
+    workers, why = pool_size(config.workers, games)
+    if workers < config.workers:
+        notice = f"workers: {config.workers} is more than this run can use; using {workers} ({why})"
+        print(notice, file=sys.stderr)
+    return workers
 
 
 def _start_output(
@@ -213,14 +227,14 @@ def _start_output(
     }
 
 
-def _log_start(config: Config, total: int, start: int) -> None:
+def _log_start(config: Config, total: int, start: int, workers: int) -> None:
     log.info(
         "run '%s': %d games of %s, format %s, %d worker(s), seed %d%s",
         config.name,
         total - start,
         config.game,
         config.format,
-        config.workers,
+        workers,
         config.seed,
         f", resuming at game {start}" if start else "",
     )
@@ -317,8 +331,10 @@ def _finish_info(
     start: int,
     size: int,
     affected: list[tuple[int, str]],
+    workers: int,
 ) -> None:
-    """Add the run's end, timings and results to ``run_info``."""
+    """Add the run's end, timings and results to ``run_info`` (``workers``: the worker
+    processes the run used)."""
     played = tally.games
     run_info.update(
         status=status,
@@ -326,7 +342,7 @@ def _finish_info(
         timings={
             "seconds": round(seconds, 3),
             "games_per_second": round((played - start) / seconds, 1) if seconds else None,
-            "workers": config.workers,
+            "workers": workers,
             "executor": config.executor,
             "chunk_size": size,
         },
