@@ -106,16 +106,19 @@ class Planner:
         self.config = config
         self.spec: BalanceSpec = config.balance
         self.players = config.players
-        self.game = None
 
     def _options(self, value: float | None = None, variant: str | None = None) -> dict:
+        """A segment's game options, resolved by the game as a config's are (so a probe
+        at an option's default has the records of a config that does not set it)."""
+        if variant is not None:
+            return dict(self.config.options_for(variant))
         options = dict(self.config.options)
         tune = self.spec.tune
-        if value is not None and tune is not None and tune.option:
-            options[tune.option] = value
-        if variant is not None:
-            options = dict(self.config.options_for(variant))
-        return options
+        if value is None or tune is None or not tune.option:
+            return options
+        from simcli.tournament.rules import game_for
+
+        return game_for(self.config, None).resolve_options({**options, tune.option: value})
 
     def _seed(self, *labels: Any) -> int:
         return derive_seed(self.config.seed, "balance", *labels)
