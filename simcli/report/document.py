@@ -13,7 +13,6 @@ from simcli.stats.elo import plus_minus
 from simcli.stats.summary import (
     Dist,
     Group,
-    HeadToHead,
     NoRatings,
     Pairwise,
     Points,
@@ -117,10 +116,12 @@ def build_document(summary: Summary, *, detail: bool = True) -> Document:
     if s.run_name:
         title += f" (run '{s.run_name}')"
     doc.add(Heading(1, title))
-    doc.add(Para(_intro(s)))
+    _opening(doc, s)
     if s.findings:
         doc.add(Heading(2, "Findings"))
         doc.add(Bullets(list(s.findings)))
+    doc.add(Heading(2, "Method"))
+    doc.add(Para(_intro(s)))
     for grp in s.groups:
         _group(doc, grp, detail)
     balanced = [grp for grp in s.groups if grp.seat_bias]
@@ -140,6 +141,43 @@ def build_document(summary: Summary, *, detail: bool = True) -> Document:
         doc.add(Heading(2, "Notes"))
         doc.add(Bullets(list(s.notes)))
     return doc
+
+
+def _opening(doc: Document, s: Summary) -> None:
+    """The answer first, in plain words: per group the head-to-head score (two
+    strategies), which player the seats favour and by how much, one effect size and what
+    the headline test says; the method follows the findings."""
+    blocks: list[Any] = []
+    multi = len(s.groups) > 1
+    for grp in s.groups:
+        h2h = grp.head_to_head
+        if h2h:
+            lines = [h2h.line]
+            lines.append(
+                f"score Elo difference: {plus_minus(h2h.score_elo)} (95%; from the score, "
+                "draws half, as cutechess, fastchess and simcli gate)"
+            )
+            if h2h.model_elo is not None:
+                lines.append(
+                    f"model Elo difference: {W.num_ci(h2h.model_elo, 0, sign=True)} "
+                    f"({h2h.model}; decisive games only, seats controlled)"
+                )
+            if multi:
+                blocks.append(Para(f"{grp.label[0].upper()}{grp.label[1:]}:"))
+            blocks.append(Lines(lines))
+        answer = grp.seat_bias.answer if grp.seat_bias else None
+        if answer and multi:  # one bullet per group
+            parts = (answer.sentence, answer.effect_sentence, answer.evidence)
+            blocks.append(Bullets([" ".join(t for t in parts if t)]))
+        elif answer:
+            text = " ".join(t for t in (answer.sentence, answer.effect_sentence) if t)
+            blocks.append(Para(text))
+            if answer.evidence:
+                blocks.append(Para(answer.evidence))
+    if blocks:
+        doc.add(Heading(2, "Answer"))
+        for block in blocks:
+            doc.add(block)
 
 
 def _intro(s: Summary) -> str:
@@ -288,8 +326,6 @@ def _options(options: dict) -> str:
 
 
 def _multi(doc: Document, grp: Group, detail: bool) -> None:
-    if grp.head_to_head:
-        _head_to_head(doc, grp.head_to_head)
     _strategies(doc, grp)
     _pairwise(doc, grp.pairwise)
     _ratings(doc, grp)
@@ -353,22 +389,6 @@ def _elo_names(grp: Group, score_elo: bool, model_elo: bool) -> str:
 def _model_label(rt: Ratings) -> str:
     model = "Bradley-Terry" if rt.model == "bradley-terry" else "Plackett-Luce"
     return model + "-Davidson" if rt.ties else model
-
-
-def _head_to_head(doc: Document, h2h: HeadToHead) -> None:
-    """The cutechess-style score line and both Elo figures, each named."""
-    doc.add(Heading(3, "Head to head"))
-    lines = [
-        h2h.line,
-        f"score Elo difference: {plus_minus(h2h.score_elo)} (95%; from the score, draws "
-        "half, as cutechess, fastchess and simcli gate)",
-    ]
-    if h2h.model_elo is not None:
-        lines.append(
-            f"model Elo difference: {W.num_ci(h2h.model_elo, 0, sign=True)} ({h2h.model}; "
-            "decisive games only, seats controlled)"
-        )
-    doc.add(Lines(lines))
 
 
 def _pairwise(doc: Document, pw: Pairwise | None) -> None:
@@ -441,7 +461,7 @@ def _seat_bias(doc: Document, sb: SeatBias, detail: bool) -> None:
     doc.add(Heading(3, "Seat bias"))
     rows = [
         [
-            seat.label,
+            f"{seat.label} ({W.player_label(seat.seat)})",
             W.pct_ci(seat.win_rate),
             str(seat.decisive_wins),
             W.pct_ci(seat.decisive_rate),

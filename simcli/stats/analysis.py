@@ -66,6 +66,7 @@ from simcli.stats.summary import (
     RatingRow,
     Ratings,
     RunSection,
+    SeatAnswer,
     SeatBias,
     SeatByStrategy,
     SeatEffect,
@@ -265,6 +266,9 @@ def summarize(
     for grp in groups:
         if grp.seat_bias:
             _power_check(grp, grp.seat_bias, alpha)
+            grp.seat_bias.answer = _answer(
+                grp, grp.seat_bias, correction_info, label=len(groups) > 1
+            )
     # headline tests first, then what they cannot rule out, then the descriptive p-values
     findings = [e.sentence for e in ctx.tests.entries if e.in_family]
     findings += [
@@ -735,6 +739,128 @@ def _power_check(grp: Group, sb: SeatBias, alpha: float) -> None:
         f"80% needs about {needed} decisive games."
     )
     sb.power = check
+
+
+def _answer(grp: Group, sb: SeatBias, corr: Correction, *, label: bool) -> SeatAnswer | None:
+    """The report's opening for a group: which player the seats favour and by how much
+    (the pooled share of the decisive games), one effect size (the rating model's, between
+    equal strategies with who played whom controlled) and what the headline test says."""
+    if not sb.decisive:
+        return None
+    n = grp.players
+    seats = sb.seats
+    best = max(range(n), key=lambda s: (seats[s].decisive_rate.estimate or 0.0, -s))
+    fair = 1.0 / n
+    head = f"{grp.label[0].upper()}{grp.label[1:]}: " if label else ""
+
+    def who(s: int) -> str:
+        return f"the {W.player_label(s)} ({W.seat_label(s)})"
+
+    beside = f"{W.plural(sb.draws, 'draw')} and {W.plural(sb.shared_first, 'shared first place')}"
+    if n == 2:
+        sentence = (
+            f"{head}{who(best)} wins {W.pct_ci(seats[best].decisive_rate)} of the decisive "
+            f"games ({seats[best].decisive_wins} of {sb.decisive}; {beside} beside)."
+        )
+    else:
+        others = [s for s in range(n) if s != best]
+        rest = ", ".join(f"{who(s)} {W.pct_ci(seats[s].decisive_rate)}" for s in others)
+        sentence = (
+            f"{head}{who(best)} wins {W.pct_ci(seats[best].decisive_rate)} of the decisive "
+            f"games, {rest} (an even share: {W.pct(fair)}; {sb.decisive} decisive games, "
+            f"{beside} beside)."
+        )
+    out = SeatAnswer(
+        seat=best,
+        player=W.player_label(best),
+        share=seats[best].decisive_rate,
+        fair=fair,
+        decisive=sb.decisive,
+        draws=sb.draws,
+        sentence=sentence[0].upper() + sentence[1:],
+    )
+    model = sb.model
+    rated = grp.rated
+    name = _ratings_label(rated) if rated else "the rating model"
+    adv = model.first_seat_advantage if model else None
+    if n == 2 and adv is not None and adv.estimate is not None:
+        sign = 1 if best == 0 else -1
+        bounds = (
+            (adv.low, adv.high)
+            if sign > 0
+            else (
+                None if adv.high is None else -adv.high,
+                None if adv.low is None else -adv.low,
+            )
+        )
+        elo = Interval(sign * adv.estimate, *bounds, adv.n, adv.method, adv.confidence, adv.note)
+        share = Interval(
+            expected_score(elo.estimate),
+            None if elo.low is None else expected_score(elo.low),
+            None if elo.high is None else expected_score(elo.high),
+            adv.n,
+            "rating model",
+            adv.confidence,
+            elo.note or (None if elo.low is not None else "no interval of the seat effect"),
+        )
+        out.effect, out.effect_elo = share, elo
+        out.effect_sentence = (
+            f"Effect size: between equal strategies the {W.player_label(best)} would win "
+            f"{W.pct_ci(share)} of the decisive games, a seat worth "
+            f"{W.num_ci(elo, 0, sign=True)} model Elo ({name} with a seat parameter: who "
+            f"played whom is controlled)."
+        )
+    elif n > 2 and model and model.seat_effects and model.seat_effects[1].elo is not None:
+        parts = [
+            f"the {W.player_label(e.seat)} "
+            f"{W.num_ci(Interval(e.elo, e.low, e.high, 0, 'wald'), 0, sign=True)}"
+            for e in model.seat_effects[1:]
+        ]
+        out.effect_sentence = (
+            f"Effect size: controlled for who played whom ({name} with seat parameters), in "
+            f"model Elo against the first player: " + ", ".join(parts) + "."
+        )
+    else:
+        extra = (seats[best].decisive_rate.estimate or 0.0) - fair
+        out.effect_sentence = (
+            f"Effect size: {100 * extra:.1f} percentage points above an even share of "
+            f"{W.pct(fair)} (no rating model to control for who played whom)."
+        )
+    out.evidence = _evidence(sb, corr)
+    return out
+
+
+def _evidence(sb: SeatBias, corr: Correction) -> str | None:
+    """The headline seat test in one sentence."""
+    head = sb.headline
+    if head is None:
+        return None
+    if head.p_value is None:
+        return f"No headline seat test was possible ({head.note or 'undefined'})."
+    verdict = "significant" if head.significant else "not significant"
+    adjusted = ""
+    if corr.tests > 1 and corr.method != "none" and head.p_adjusted is not None:
+        adjusted = f" (adjusted for {corr.tests} tests: {W.p_phrase(head.p_adjusted)})"
+    test = f"the {head.test}"
+    if sb.pairs is not None and head is sb.pairs.test:
+        test = (
+            f"a {head.test} on {sb.pairs.complete} seat-swapped pairs (same board, seats exchanged)"
+        )
+    text = (
+        f"The headline seat test, {test}, gives {W.p_phrase(head.p_value)}{adjusted}: "
+        f"{verdict} at {corr.alpha:g}"
+    )
+    if sb.power:
+        text += (
+            f"; {sb.decisive} decisive games are too few to rule out a seat effect of "
+            f"{100 * sb.power.effect:.0f} points (see Findings)"
+        )
+    return text + "."
+
+
+def _ratings_label(rt: Ratings) -> str:
+    base = "Bradley-Terry" if rt.model == "bradley-terry" else "Plackett-Luce"
+    return f"{base}-Davidson" if rt.ties else base
 
 
 def _pairs(g: GroupTally, ctx: _Context, label: str, *, headline: bool = False) -> SeatPairs | None:

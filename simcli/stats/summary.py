@@ -487,6 +487,28 @@ class SeatByStrategy(Node):
 
 
 @dataclass
+class SeatAnswer(Node):
+    """The report's opening answer to "is a seat favoured, and by how much": the most
+    favoured seat's share of the decisive games in plain words, one effect size (the
+    rating model's, between equal strategies, seats controlled), and what the headline
+    test says of it."""
+
+    seat: int  # the seat with the largest share of the decisive games
+    player: str  # "second player"
+    share: Interval  # its share of the decisive games
+    fair: float  # 1 / seats
+    decisive: int
+    draws: int
+    sentence: str
+    effect: Interval | None = None  # two seats: its share between equal strategies (model)
+    effect_elo: Interval | None = None  # two seats: model Elo the seat is worth
+    effect_sentence: str | None = None
+    evidence: str | None = None  # the headline test, in one sentence
+
+    _optional: ClassVar[tuple[str, ...]] = ("effect", "effect_elo", "effect_sentence", "evidence")
+
+
+@dataclass
 class SeatBias(Node):
     seats: list[SeatRow]
     games: int
@@ -501,8 +523,9 @@ class SeatBias(Node):
     model: SeatModel | None = None
     by_strategy: list[SeatByStrategy] = field(default_factory=list)
     power: PowerCheck | None = None  # set when the headline test is not significant
+    answer: SeatAnswer | None = None  # the report's opening (decisive games only)
 
-    _optional: ClassVar[tuple[str, ...]] = ("power",)
+    _optional: ClassVar[tuple[str, ...]] = ("power", "answer")
 
 
 # ----------------------------------------------------------------------------- solitaire

@@ -81,6 +81,14 @@ def seat_label(seat: int) -> str:
     return f"seat {seat}"
 
 
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+
+
+def player_label(seat: int) -> str:
+    """What designers call a seat: seat 0 moves first, so it is the first player."""
+    return f"{ORDINALS[seat]} player" if seat < len(ORDINALS) else f"player {seat + 1}"
+
+
 def plural(n: float, word: str, many: str | None = None) -> str:
     count = num(n, 1)
     return f"{count} {word if n == 1 else (many or word + 's')}"
