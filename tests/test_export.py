@@ -160,7 +160,7 @@ def test_parquet_without_pyarrow_is_a_one_line_error(log, tmp_path, monkeypatch)
     assert result.exit_code == 2
     assert result.stderr.strip().splitlines() == [
         "error: --format parquet needs pyarrow, which is not installed "
-        "(pip install pyarrow, or use --format csv or jsonl)"
+        "(pip install 'simcli[analysis]', or use --format csv or jsonl)"
     ]
     assert not out.exists()
 

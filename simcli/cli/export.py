@@ -22,7 +22,7 @@ class ExportError(SimcliError):
     type=click.Choice(FORMATS),
     default="csv",
     show_default=True,
-    help="parquet needs pyarrow (pip install pyarrow) and --out.",
+    help="parquet needs pyarrow (pip install 'simcli[analysis]') and --out.",
 )
 @click.option(
     "--out",
@@ -54,7 +54,7 @@ def export(run_path, fmt, out, parts) -> None:
         except ImportError:
             raise ExportError(
                 "--format parquet needs pyarrow, which is not installed "
-                "(pip install pyarrow, or use --format csv or jsonl)"
+                "(pip install 'simcli[analysis]', or use --format csv or jsonl)"
             ) from None
     rows = iter_rows(run_path, parts=parts)
     if out is None:
