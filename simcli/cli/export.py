@@ -58,7 +58,11 @@ def export(run_path, fmt, out, parts) -> None:
             ) from None
     rows = iter_rows(run_path, parts=parts)
     if out is None:
-        _write(rows, fmt, click.get_text_stream("stdout"))
+        import sys
+
+        # sys.stdout, not click.get_text_stream: Click 9 deprecates it (and CliRunner
+        # captures sys.stdout all the same)
+        _write(rows, fmt, sys.stdout)
         return
     _write_file(rows, fmt, out)
 
