@@ -56,3 +56,19 @@ def test_export_to_stdout_does_not_use_clicks_deprecated_stream(monkeypatch, tmp
         result = CliRunner().invoke(cli, ["export", str(tmp_path), "--format", fmt])
         assert result.exit_code == 0, result.output
         assert "game_index" in result.stdout
+
+
+def test_a_virtual_environment_is_ignored_by_git() -> None:
+    import shutil
+    import subprocess
+
+    import pytest
+
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("not a git work tree")
+    for path in (".venv/bin/python", ".venv/lib/site.py"):
+        # check-ignore exits 0 when the path is ignored (it need not exist)
+        done = subprocess.run(
+            ["git", "check-ignore", "-q", "--no-index", path], cwd=ROOT, check=False
+        )
+        assert done.returncode == 0, f"{path} is not ignored"
