@@ -148,6 +148,24 @@ def test_sort_puts_forfeits_last_and_ascending_reverses(run_dir, records) -> Non
     assert margins == sorted(margins)
 
 
+def test_sort_shows_the_figure_it_sorts_by(run_dir, records) -> None:
+    by_index = {r["index"]: r for r in records}
+    lines = replay(str(run_dir), "--sort", "margin").stdout.splitlines()
+    assert lines
+    for line, i in zip(lines, indexes("\n".join(lines)), strict=True):
+        scores = by_index[i]["scores"]
+        if scores is None:  # a forfeit: no scores, no margin
+            assert line.endswith("[margin n/a (no scores)]"), line
+        else:
+            a, b = sorted(scores, reverse=True)[:2]
+            assert line.endswith(f"[margin {a - b:g}]"), line
+    shortest = replay(str(run_dir), "--sort", "length", "--top", "1", "--ascending").stdout
+    length = min(len(r["moves"]) for r in records)  # no chance events in Libraria
+    assert shortest.rstrip().endswith(f"[length {length} moves]")
+    # without --sort the line is as before
+    assert "[margin" not in replay(str(run_dir), "--top", "3").stdout
+
+
 def test_sort_length(run_dir, records) -> None:
     result = replay(str(run_dir), "--sort", "length", "--top", "1", "--ascending")
     shortest = min(records, key=lambda r: (len(r["moves"]), r["index"]))

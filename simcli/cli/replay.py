@@ -29,8 +29,9 @@ SHOW_HELP = "Print the board after every move (see --ply and --final for one boa
     "--sort",
     "sort",
     type=click.Choice(SORT_KEYS),
-    help="Order by score margin (first minus second) or length (player moves), largest "
-    "first; games without one (forfeits have no margin) last.",
+    help="Order by score margin (best minus second best points) or length (player "
+    "moves), largest first, each shown at the end of its line; games without one "
+    "(forfeits have no margin) last.",
 )
 @click.option("--ascending", is_flag=True, help="With --sort: smallest first.")
 @click.option("--top", type=click.IntRange(min=1), help="Only the first N selected games.")
@@ -115,7 +116,7 @@ def replay(
         if verify:
             _verify(item, lineno, fmt, counts)
         elif not show:
-            click.echo(json.dumps(summary(item)) if fmt == "json" else summary_line(item))
+            click.echo(json.dumps(summary(item)) if fmt == "json" else summary_line(item, sort))
     if game_index is not None and not found:
         raise RecordError(f"{log_path}: no game with index {game_index}")
     if verify and fmt == "text":
@@ -212,8 +213,10 @@ def summary(record: dict) -> dict:
     return out
 
 
-def summary_line(record: dict) -> str:
-    from simcli.query import forfeit_text
+def summary_line(record: dict, sort: str | None = None) -> str:
+    """One game in a line; ``sort`` (margin, length): the figure the games are sorted by
+    is shown at the end of the line."""
+    from simcli.query import forfeit_text, sort_key
 
     seats = " vs ".join(record["seats"])
     winners = record["winners"]
@@ -231,7 +234,15 @@ def summary_line(record: dict) -> str:
     else:
         extra = "" if record["termination"] == "normal" else f" [{record['termination']}]"
     variant = f" ({record['variant']})" if record.get("variant") is not None else ""
-    return f"game {record['index']}{variant}: {seats}: {result}{score_text}{extra}"
+    shown = ""
+    if sort is not None:
+        value = sort_key(record, sort)
+        if sort == "margin":
+            shown = " margin n/a (no scores)" if value is None else f" margin {value:g}"
+        else:
+            shown = f" length {value:g} moves" if value is not None else " length n/a"
+        shown = f" [{shown.strip()}]"
+    return f"game {record['index']}{variant}: {seats}: {result}{score_text}{extra}{shown}"
 
 
 def _show(record: dict, fmt: str, only_ply: int | None, final: bool) -> None:
