@@ -540,8 +540,24 @@ def _natural_rows(grp: Group) -> list[list[str]]:
         return []
     name = f"{nat.unit}, all games"
     if nat.sampled < nat.games:
-        name = f"{nat.unit}, {nat.sampled} of {nat.games} games"
+        name = f"{nat.unit}, sample of {nat.sampled} games"
     return [_dist_row(name, nat.length)]
+
+
+def _natural_note(grp: Group) -> Para | None:
+    """Why the row in the natural unit covers fewer games than the others."""
+    nat = grp.natural_length
+    if nat is None or nat.sampled >= nat.games:
+        return None
+    from simcli.stats.aggregate import NATURAL_SAMPLE
+
+    return Para(
+        f"The length in {nat.unit} comes from replaying games through the rules, which "
+        f"takes time, so the report replays a sample: the first {NATURAL_SAMPLE} games of "
+        f"each lineup that ended normally, {nat.sampled} of the {nat.games} such games. "
+        f"Every other row counts all games; `simcli export --parts` gives the {nat.unit} "
+        "of every game."
+    )
 
 
 def _length_heading(grp: Group, rest: str) -> Heading:
@@ -557,6 +573,9 @@ def _distributions(doc: Document, grp: Group, detail: bool) -> None:
     rows.append(_dist_row("margin, all games", grp.margin))
     rows += [_dist_row(f"points, {st.name}", st.points) for st in grp.strategies]
     doc.add(Table(DIST_HEADERS, rows))
+    note = _natural_note(grp)
+    if note:
+        doc.add(note)
 
 
 def _forfeits_line(grp: Group) -> str:
@@ -615,6 +634,9 @@ def _solo(doc: Document, grp: Group) -> None:
     rows = [_dist_row(f"score, {st.name}", st.mean_score) for st in solo.strategies]
     rows += _natural_rows(grp) + [_dist_row("length, all games", grp.length)]
     doc.add(Table(DIST_HEADERS, rows))
+    note = _natural_note(grp)
+    if note:
+        doc.add(note)
     _terminations(doc, grp)
 
 

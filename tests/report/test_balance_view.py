@@ -105,6 +105,26 @@ def test_natural_length_samples_each_lineup_and_skips_unfinished_games(monkeypat
     assert nat.length.mean == 1.0  # rounds 0, 1, 2 and 0, 1, 2
 
 
+def test_a_sampled_natural_length_row_says_what_it_covers(monkeypatch):
+    from simcli.report.render import render
+
+    monkeypatch.setattr(aggregate, "NATURAL_SAMPLE", 3)
+    recs = [make_record(("A", "B"), [0], [2, 1], seed=i) for i in range(5)]
+    recs += [make_record(("A", "C"), [0], [2, 1], seed=10 + i) for i in range(5)]
+    s = summarize(Aggregator(natural_length=lambda r: ("rounds", 7)).add_all(recs))
+    text = " ".join(render(s, "text").split())
+    assert "rounds, sample of 6 games" in text and "rounds, 6 of 10 games" not in text
+    assert (
+        "the first 3 games of each lineup that ended normally, 6 of the 10 such games. "
+        "Every other row counts all games" in text
+    )
+    # every game replayed: nothing to explain
+    monkeypatch.setattr(aggregate, "NATURAL_SAMPLE", 50)
+    s = summarize(Aggregator(natural_length=lambda r: ("rounds", 7)).add_all(recs))
+    text = render(s, "text")
+    assert "rounds, all games" in text and "replays a sample" not in text
+
+
 def test_natural_length_stops_asking_a_game_without_one():
     asked = []
     recs = [make_record(("A", "B"), [0], [2, 1], seed=i) for i in range(5)]
