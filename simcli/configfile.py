@@ -160,6 +160,44 @@ def _build(doc: Doc, raw: dict[str, Any]) -> Config:
             )
     if "balance" in raw:
         raw = doc.attempt(_balance_rungs, doc, raw, game, default=raw)
+    strategies, fmt, candidate, games = _lineup(doc, raw, game, players, variants)
+    seed = doc.attempt(int_at, doc, ("seed",), raw.get("seed", 1), 0, default=FAILED)
+    workers = doc.attempt(_workers, doc, raw, default=FAILED)
+    output = FAILED
+    if name is not FAILED:
+        output = doc.attempt(_output, doc, raw, name, default=FAILED)
+    limit = doc.attempt(_time_limit, doc, raw.get("move_time_limit"), default=FAILED)
+    executor, scheduler = doc.attempt(_executor, doc, raw, default=(FAILED, FAILED))
+    gate, asserts, balance = _sections(doc, raw, game, players, options, variants)
+    if doc.errors:
+        raise doc.errors.pop()  # gathered with the others by Doc.gathering
+    return Config(
+        name=name,
+        game=game.id,
+        options=options,
+        players=players,
+        strategies=tuple(strategies),
+        format=fmt,
+        candidate=candidate,
+        games=games,
+        seed=seed,
+        workers=workers,
+        output=output,
+        variants=variants,
+        move_time_limit=float(limit) if limit is not None else None,
+        executor=executor,
+        scheduler=scheduler,
+        gate=gate,
+        asserts=asserts,
+        balance=balance,
+        source=str(doc.path),
+        game_use=game_use if plugin else None,
+    )
+
+
+def _lineup(doc: Doc, raw: dict[str, Any], game: Any, players: Any, variants: Any) -> tuple:
+    """The strategies (checked entry by entry), the format, its candidate and the games:
+    each FAILED where its check failed."""
     isolation = doc.attempt(
         choice_at,
         doc,
@@ -190,13 +228,14 @@ def _build(doc: Doc, raw: dict[str, Any]) -> Config:
         fmt = doc.attempt(lambda: _format_type(doc, fmt_value)[1], default=FAILED)
     if fmt is not FAILED and players is not FAILED:
         games = doc.attempt(_games, doc, raw, fmt, players, default=FAILED)
-    seed = doc.attempt(int_at, doc, ("seed",), raw.get("seed", 1), 0, default=FAILED)
-    workers = doc.attempt(_workers, doc, raw, default=FAILED)
-    output = FAILED
-    if name is not FAILED:
-        output = doc.attempt(_output, doc, raw, name, default=FAILED)
-    limit = doc.attempt(_time_limit, doc, raw.get("move_time_limit"), default=FAILED)
-    executor, scheduler = doc.attempt(_executor, doc, raw, default=(FAILED, FAILED))
+    return strategies, fmt, candidate, games
+
+
+def _sections(
+    doc: Doc, raw: dict[str, Any], game: Any, players: Any, options: Any, variants: Any
+) -> tuple:
+    """The ``gate:``, ``asserts:`` and ``balance:`` sections, checked against the
+    strategy names (and the game, for a balance)."""
     names = _strategy_names(raw.get("strategies"))
     gate = (
         doc.attempt(parse_gate, doc, raw.get("gate"), names, players, default=FAILED)
@@ -217,30 +256,7 @@ def _build(doc: Doc, raw: dict[str, Any]) -> Config:
             variants,
             default=FAILED,
         )
-    if doc.errors:
-        raise doc.errors.pop()  # gathered with the others by Doc.gathering
-    return Config(
-        name=name,
-        game=game.id,
-        options=options,
-        players=players,
-        strategies=tuple(strategies),
-        format=fmt,
-        candidate=candidate,
-        games=games,
-        seed=seed,
-        workers=workers,
-        output=output,
-        variants=variants,
-        move_time_limit=float(limit) if limit is not None else None,
-        executor=executor,
-        scheduler=scheduler,
-        gate=gate,
-        asserts=asserts,
-        balance=balance,
-        source=str(doc.path),
-        game_use=game_use if plugin else None,
-    )
+    return gate, asserts, balance
 
 
 def _balance_rungs(doc: Doc, raw: dict[str, Any], game: Any) -> dict[str, Any]:

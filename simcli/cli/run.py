@@ -130,7 +130,14 @@ def run(
         probe_games=probe_games,
         notify=echo_err,
     )
-    result = outcome.result
+    say_outcome(outcome, config_path, quiet)
+    raise SystemExit(outcome.exit_code)
+
+
+def say_outcome(outcome, config_path: str, quiet: bool) -> None:
+    """Print what the run did: the report and timing (unless ``quiet``), the asserts,
+    lost games, how to resume, the determinism check and rules errors."""
+    result, target = outcome.result, outcome.out
     if result.resumed_from and not quiet:
         if result.resumed_from >= result.total:
             click.echo(f"{target}: the run is already complete; nothing to play", err=True)
@@ -172,4 +179,3 @@ def run(
             f"{result.errors} game(s) ended in an error; tracebacks in {target / 'run.log'}",
             err=True,
         )
-    raise SystemExit(outcome.exit_code)
