@@ -191,32 +191,6 @@ def cells_to_orders(
     return out
 
 
-def _expand_ranks(ranks: Sequence[int]) -> list[tuple[int, ...]]:
-    """All finishing orders (seat lists, best first) consistent with ``ranks``."""
-    levels = sorted(set(ranks))
-    groups = [[s for s, r in enumerate(ranks) if r == lv] for lv in levels]
-    return [
-        tuple(itertools.chain.from_iterable(p))
-        for p in itertools.product(*(itertools.permutations(g) for g in groups))
-    ]
-
-
-def ranks_to_orders(data: OrderData) -> dict[tuple[tuple[str, ...], tuple[int, ...]], float]:
-    """Rank observations -> strict orders with tie weights split equally."""
-    out: dict = {}
-    for (strats, ranks), w in data.items():
-        if w <= 0:
-            continue
-        if len(strats) != len(ranks):
-            raise ValueError("strategies and ranks differ in length")
-        orders = _expand_ranks(ranks)
-        share = w / len(orders)
-        for order in orders:
-            key = (tuple(strats), order)
-            out[key] = out.get(key, 0.0) + share
-    return out
-
-
 # ----------------------------------------------------------------------------- fitting
 
 
