@@ -30,7 +30,7 @@ from simcli.protocol import (
     encode,
     quote,
 )
-from simcli.protocol.sandbox import child_setup
+from simcli.protocol.sandbox import SHEPHERDED, child_setup
 from simcli.tournament.faults import safe_text
 
 log = logging.getLogger("simcli.strategy")
@@ -285,6 +285,18 @@ class StrategyProcess:
         return self.proc.poll() is None
 
     def _kill(self) -> None:
+        """Have the process's shepherd kill the program and everything it started (see
+        :func:`~simcli.protocol.sandbox.child_setup`), then exit."""
+        if not SHEPHERDED:
+            self._kill_group()
+            return
+        try:
+            os.kill(self.proc.pid, signal.SIGTERM)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    def _kill_group(self) -> None:
+        """The last resort: kill the process group (where there is no shepherd)."""
         try:
             os.killpg(self.proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
@@ -301,8 +313,8 @@ class StrategyProcess:
                 pass
 
     def stop(self, grace: float = 1.0) -> None:
-        """Ask the process to quit, give it ``grace`` seconds to exit, then kill its whole
-        process group."""
+        """Ask the process to quit, give it ``grace`` seconds to exit, then have its
+        shepherd kill the whole tree (its process group, where there is none)."""
         self.quit()
         if grace > 0 and self.alive():
             try:
@@ -312,8 +324,12 @@ class StrategyProcess:
         self._kill()
         try:
             self.proc.wait(timeout=5.0)
-        except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL does not fail
-            pass
+        except subprocess.TimeoutExpired:  # no shepherd, or it could not end in time
+            self._kill_group()
+            try:
+                self.proc.wait(timeout=5.0)
+            except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL does not fail
+                pass
         self._drain.join(timeout=1.0)
         for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
             try:
