@@ -248,8 +248,10 @@ def ratings(groups: list[Group], level: int):
 
 
 def score_distributions(groups: list[Group]):
-    """Points per game overlaid per strategy and (two or more seats) per seat, one row
-    per group, the same x scale everywhere."""
+    """Points per game per strategy and (two or more seats) per seat, one row per group,
+    the same x scale and, for whole-number points, the same bins everywhere: each bin
+    centred on whole points. Strategies are step lines; the seats of a bin are bars side
+    by side, so that seats with similar scores do not hide one another."""
     shown = [g for g in groups if any(st.points and st.points.n for st in g.strategies)][:6]
     if not shown:
         return None
@@ -263,25 +265,73 @@ def score_distributions(groups: list[Group]):
         sharex=True,
         layout="constrained",
     )
+    hists = [st.points.histogram for g in shown for st in g.strategies if st.points]
+    hists += [
+        seat.points.histogram
+        for g in shown
+        if g.seat_bias
+        for seat in g.seat_bias.seats
+        if seat.points
+    ]
+    grid = integer_grid([h for h in hists if h is not None])
     for row, grp in enumerate(shown):
         ax = axes[row, 0]
         for st in grp.strategies:
-            _stairs(ax, st.points.histogram if st.points else None, st.name)
+            _stairs(ax, st.points.histogram if st.points else None, st.name, grid)
         _title(ax, f"{grp.label}: by strategy", _panel_width(fig, ncols), fontsize=10)
         ax.set_ylabel("share of games")
         ax.legend(fontsize=8)
         if ncols == 2:
             ax = axes[row, 1]
             if grp.seat_bias:
-                for seat in grp.seat_bias.seats:
-                    _stairs(ax, seat.points.histogram if seat.points else None, seat.label)
+                seats = grp.seat_bias.seats
+                shares = [seat.points.histogram if seat.points else None for seat in seats]
+                _seat_bars(ax, shares, [seat.label for seat in seats], grid)
                 _title(ax, f"{grp.label}: by seat", _panel_width(fig, ncols), fontsize=10)
                 ax.legend(fontsize=8)
             else:
                 ax.set_axis_off()
     for ax in axes[-1, :]:
-        ax.set_xlabel("points per game")
+        ax.set_xlabel("points per game" + (f" (bins of {grid[1]})" if grid and grid[1] > 1 else ""))
     return fig
+
+
+def integer_grid(hists: list[Histogram]) -> tuple[int, int, int] | None:
+    """``(first, step, bins)``: one set of whole-number bins ``[first + i step, first +
+    (i + 1) step)`` for every histogram of a plot (at most :data:`MAX_BINS`), or None
+    when the points are not whole numbers. ``step`` is a multiple of every histogram's
+    own bin width and the bins start at multiples of it, so every bin of every
+    histogram falls into exactly one of them."""
+    import math
+
+    lows, highs, widths = [], [], [1]
+    for h in hists:
+        if not h.values:
+            continue
+        w = h.width if h.binned else 1
+        if not all(float(v).is_integer() for v in h.values) or not float(w or 0).is_integer():
+            return None
+        widths.append(int(w))
+        lows.append(int(h.values[0]))
+        highs.append(int(h.values[-1]) + int(w) - 1)
+    if not lows:
+        return None
+    lo, hi = min(lows), max(highs)
+    unit = math.lcm(*widths)
+    step = unit
+    while hi // step - lo // step + 1 > MAX_BINS:
+        step += unit
+    first = (lo // step) * step
+    return first, step, hi // step - lo // step + 1
+
+
+def _shares_on(h: Histogram, grid: tuple[int, int, int]) -> list[float]:
+    first, step, bins = grid
+    out = [0.0] * bins
+    total = sum(h.counts)
+    for v, c in zip(h.values, h.counts, strict=True):
+        out[(int(v) - first) // step] += c / total
+    return out
 
 
 # ----------------------------------------------------------------------------- drawing
@@ -317,9 +367,19 @@ def _errorbars(ax, positions: list[int], ivs: list[Any], *, vertical: bool) -> N
         ax.errorbar(est, pos, xerr=[lo, hi], fmt="o", capsize=3)
 
 
-def _stairs(ax, h: Histogram | None, label: str) -> None:
-    """A histogram as a step line of shares (integer values: every value in range)."""
+def _edges(grid: tuple[int, int, int]) -> list[float]:
+    """Bin edges half a point below whole points: a bin of one point is centred on it."""
+    first, step, bins = grid
+    return [first - 0.5 + i * step for i in range(bins + 1)]
+
+
+def _stairs(ax, h: Histogram | None, label: str, grid: tuple[int, int, int] | None) -> None:
+    """A histogram as a step line of shares, on the plot's whole-number bins when it
+    has them."""
     if h is None or not h.values:
+        return
+    if grid is not None:
+        ax.stairs(_shares_on(h, grid), _edges(grid), label=label)
         return
     total = sum(h.counts)
     xs = list(h.values)
@@ -327,14 +387,24 @@ def _stairs(ax, h: Histogram | None, label: str) -> None:
     if h.binned:
         ax.stairs(ys, xs + [xs[-1] + (h.width or 1.0)], label=label)
         return
-    if all(float(x).is_integer() for x in xs) and xs[-1] - xs[0] <= 2000:
-        # integers: every value in range, in bins of `step` values (at most 30 bins)
-        lo, hi = int(xs[0]), int(xs[-1])
-        step = max(1, -(-(hi - lo + 1) // MAX_BINS))
-        bins = [0.0] * (-(-(hi - lo + 1) // step))
-        for x, y in zip(xs, ys, strict=True):
-            bins[(int(x) - lo) // step] += y
-        edges = [lo - 0.5 + i * step for i in range(len(bins) + 1)]
-        ax.stairs(bins, edges, label=label)
-        return
     ax.plot(xs, ys, marker="o", ms=3, label=label)
+
+
+def _seat_bars(
+    ax, hists: list[Histogram | None], labels: list[str], grid: tuple[int, int, int] | None
+) -> None:
+    """The seats' histograms as bars side by side within each bin (lines of several
+    seats with similar scores would hide one another)."""
+    if grid is None:  # points that are not whole numbers: step lines
+        for h, label in zip(hists, labels, strict=True):
+            _stairs(ax, h, label, None)
+        return
+    edges = _edges(grid)
+    step = grid[1]
+    k = len(hists)
+    for i, (h, label) in enumerate(zip(hists, labels, strict=True)):
+        if h is None or not h.values:
+            continue
+        shares = _shares_on(h, grid)
+        xs = [edges[b] + step * (i + 0.5) / k for b in range(len(shares))]
+        ax.bar(xs, shares, width=0.9 * step / k, label=label)

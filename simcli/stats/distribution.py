@@ -96,6 +96,25 @@ def counter_summary(counter: dict[float, int]) -> dict:
     return dist.summary()
 
 
+def integer_bins(values: list[float], counts: list[int], max_bins: int) -> dict:
+    """Whole-number ``values`` (sorted) in at most ``max_bins`` bins of a whole-number
+    width ``w``, each ``[k w, (k + 1) w)`` (``values`` = the left edges ``k w``)."""
+    lo, hi = int(values[0]), int(values[-1])
+    width = 1
+    while (hi // width) - (lo // width) + 1 > max_bins:
+        width += 1
+    first = (lo // width) * width
+    binned = [0] * ((hi // width) - (lo // width) + 1)
+    for v, c in zip(values, counts, strict=True):
+        binned[(int(v) - first) // width] += c
+    return {
+        "values": [first + i * width for i in range(len(binned))],
+        "counts": binned,
+        "width": width,
+        "binned": True,
+    }
+
+
 class StreamingDistribution:
     """Exact value counts while small, else a seeded reservoir sample (see module doc)."""
 
@@ -182,14 +201,19 @@ class StreamingDistribution:
 
     def histogram_summary(self, max_bins: int = 40) -> dict:
         """A compact histogram for plots: exact values when there are at most
-        ``max_bins`` distinct values, else ``max_bins`` equal-width bins (``values`` are
-        the left edges, ``width`` the bin width). Reservoir mode: of the sample."""
+        ``max_bins`` distinct values, else at most ``max_bins`` equal-width bins
+        (``values`` are the left edges, ``width`` the bin width). Whole-number values
+        (points) get whole-number bins that start at a multiple of their width, so that
+        every bin holds the same number of possible values and the bins of two
+        histograms with the same width line up. Reservoir mode: of the sample."""
         values, counts = self._sorted_pairs()
         if not values:
             return {"values": [], "counts": [], "width": None, "binned": False}
         if len(values) <= max_bins:
             return {"values": values, "counts": counts, "width": None, "binned": False}
         lo, hi = values[0], values[-1]
+        if all(float(v).is_integer() for v in values):
+            return integer_bins(values, counts, max_bins)
         width = (hi - lo) / max_bins
         binned = [0] * max_bins
         for v, c in zip(values, counts, strict=True):

@@ -110,3 +110,43 @@ def test_wrap_breaks_at_spaces_commas_and_equal_signs():
     assert plots.wrap("variant 'a=b,c=d'", 12) == ["variant 'a=", "b,c=d'"]
     assert plots.wrap("x" * 30, 12) == ["x" * 12, "x" * 12, "x" * 6]
     assert plots.wrap("final_round_trigger=auto", 20) == ["final_round_trigger=", "auto"]
+
+
+def test_score_histograms_have_whole_point_bins_and_seats_side_by_side():
+    """Points over a wide range (more distinct values than the histogram keeps): the
+    bins hold whole points, are the same for every line, and the seats are bars side by
+    side instead of lines on top of one another."""
+    import itertools
+    import random
+
+    from matplotlib.container import BarContainer
+    from matplotlib.patches import StepPatch
+
+    rng = random.Random(5)
+    recs = []
+    for k in range(60):
+        for perm in itertools.permutations(["a", "b", "c"]):
+            scores = [rng.randint(3, 76) for _ in range(3)]
+            best = max(range(3), key=lambda s: (scores[s], -s))
+            recs.append(make_record(perm, [best], scores, seed=k))
+    summary = build_summary(recs, natural=False)
+    hist = summary.groups[0].strategies[0].points.histogram
+    assert hist.binned and float(hist.width).is_integer()
+    assert all(float(v).is_integer() and v % hist.width == 0 for v in hist.values)
+    fig = plots.score_distributions(summary.groups)
+    by_strategy, by_seat = fig.axes[0], fig.axes[1]
+    steps = [p for p in by_strategy.patches if isinstance(p, StepPatch)]
+    assert len(steps) == 3
+    edges = [tuple(p.get_data().edges) for p in steps]
+    assert len(set(edges)) == 1  # one set of bins for every strategy
+    step = edges[0][1] - edges[0][0]
+    assert step == int(step) and all((e + 0.5) % step == 0 for e in edges[0])
+    assert "bins of" in by_strategy.get_xlabel() or step == 1
+    bars = [c for c in by_seat.containers if isinstance(c, BarContainer)]
+    assert len(bars) == 3 and not [p for p in by_seat.patches if isinstance(p, StepPatch)]
+    spans = sorted(
+        (r.get_x(), r.get_x() + r.get_width()) for c in bars for r in c.patches if r.get_height()
+    )
+    assert all(a[1] <= b[0] + 1e-9 for a, b in itertools.pairwise(spans))  # no bar overlaps
+    assert not _outside(fig)
+    plots._plt().close(fig)
