@@ -88,11 +88,11 @@ def search_rate(game_id: str, players: int, iterations: int, kind: str) -> float
     import random
 
     from simcli.games import get_game
+    from simcli.strategy import load_strategy_class
 
-    if kind == "mcts":
-        from strategies.mcts import MCTSStrategy as cls
-    else:
-        from strategies.ismcts import ISMCTSStrategy as cls
+    # by its built-in name: each side's own module (the base may predate the package's
+    # import name simcli_strategies)
+    cls = load_strategy_class(kind)
     game = get_game(game_id)
     options = game.resolve_options({})
     state = game.new_state(players, options, game.sample_setup(players, options, random.Random(1)))

@@ -27,8 +27,8 @@ from pathlib import Path
 
 from simcli.games import get_game
 from simcli.games.library import LibraryState
-from strategies.greedy import GreedyStrategy
-from strategies.library_heuristic import LibraryHeuristicStrategy
+from simcli_strategies.greedy import GreedyStrategy
+from simcli_strategies.library_heuristic import LibraryHeuristicStrategy
 
 
 def self_play(players: int, games: int) -> tuple[float, float, float, list[LibraryState]]:

@@ -22,10 +22,10 @@ import statistics
 import time
 
 from simcli.games import get_game
-from strategies.greedy import GreedyStrategy
-from strategies.ismcts import ISMCTSStrategy
-from strategies.libraria_solver import Position, Searcher
-from strategies.mcts import MCTSStrategy
+from simcli_strategies.greedy import GreedyStrategy
+from simcli_strategies.ismcts import ISMCTSStrategy
+from simcli_strategies.libraria_solver import Position, Searcher
+from simcli_strategies.mcts import MCTSStrategy
 
 
 def opening(game_id: str, players: int, seed: int = 1):

@@ -134,7 +134,7 @@ def source_files(cls: type) -> list[tuple[str, Path]]:
     for klass in cls.__mro__:
         module = sys.modules.get(klass.__module__)
         top = klass.__module__.partition(".")[0]
-        if module is None or top in ("simcli", "strategies", "builtins", "abc", "typing"):
+        if module is None or top in ("simcli", "simcli_strategies", "builtins", "abc", "typing"):
             continue
         file = getattr(module, "__file__", None)
         if not file:

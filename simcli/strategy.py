@@ -7,9 +7,9 @@ fresh instance for every game and seat, then calls :meth:`Strategy.start_game` w
 game, the seat and the instance's own RNG (derived from the game seed and the seat), so
 results never depend on which worker played which game.
 
-The built-in strategies themselves live in the top-level ``strategies`` package; they are
-named here by ``module:Class`` and imported only when used. ``strategies.base`` and
-``strategies.loader`` re-export this module's names for existing strategy code.
+The built-in strategies themselves live in the folder ``strategies/``, installed as the
+package ``simcli_strategies``; they are named here by ``module:Class`` and imported only
+when used.
 """
 
 from __future__ import annotations
@@ -30,21 +30,21 @@ from simcli.suggest import did_you_mean
 
 #: Built-in strategies: the name a config's ``use:`` gives -> "module:Class".
 BUILTIN: dict[str, str] = {
-    "random": "strategies.random_play:RandomStrategy",
-    "greedy": "strategies.greedy:GreedyStrategy",
-    "mcts": "strategies.mcts:MCTSStrategy",
-    "ismcts": "strategies.ismcts:ISMCTSStrategy",
-    "libraria_solver": "strategies.libraria_solver:LibrariaSolver",
-    "ex_libris_heuristic": "strategies.ex_libris_heuristic:ExLibrisHeuristic",
-    "bibliogamo_planner": "strategies.bibliogamo_planner:BibliogamoPlanner",
-    "adas_heuristic": "strategies.adas_heuristic:AdasHeuristic",
-    "library_heuristic": "strategies.library_heuristic:LibraryHeuristicStrategy",
-    "rollout_search": "strategies.rollout_search:RolloutSearch",
-    "ex_libris_endgame": "strategies.ex_libris_endgame:ExLibrisEndgame",
-    "bibliogamo_search": "strategies.bibliogamo_search:BibliogamoSearch",
-    "bibliogamo_endgame": "strategies.bibliogamo_endgame:BibliogamoEndgame",
-    "adas_race": "strategies.adas_race:AdasRace",
-    "adas_reply": "strategies.adas_reply:AdasReply",
+    "random": "simcli_strategies.random_play:RandomStrategy",
+    "greedy": "simcli_strategies.greedy:GreedyStrategy",
+    "mcts": "simcli_strategies.mcts:MCTSStrategy",
+    "ismcts": "simcli_strategies.ismcts:ISMCTSStrategy",
+    "libraria_solver": "simcli_strategies.libraria_solver:LibrariaSolver",
+    "ex_libris_heuristic": "simcli_strategies.ex_libris_heuristic:ExLibrisHeuristic",
+    "bibliogamo_planner": "simcli_strategies.bibliogamo_planner:BibliogamoPlanner",
+    "adas_heuristic": "simcli_strategies.adas_heuristic:AdasHeuristic",
+    "library_heuristic": "simcli_strategies.library_heuristic:LibraryHeuristicStrategy",
+    "rollout_search": "simcli_strategies.rollout_search:RolloutSearch",
+    "ex_libris_endgame": "simcli_strategies.ex_libris_endgame:ExLibrisEndgame",
+    "bibliogamo_search": "simcli_strategies.bibliogamo_search:BibliogamoSearch",
+    "bibliogamo_endgame": "simcli_strategies.bibliogamo_endgame:BibliogamoEndgame",
+    "adas_race": "simcli_strategies.adas_race:AdasRace",
+    "adas_reply": "simcli_strategies.adas_reply:AdasReply",
 }
 
 

@@ -45,8 +45,8 @@ from simcli.games.adas_library.rows import (
     shifted,
 )
 from simcli.strategy import Strategy
-from strategies.adas_heuristic import WIN, AdasHeuristic
-from strategies.search_common import check_float, check_int, first_best
+from simcli_strategies.adas_heuristic import WIN, AdasHeuristic
+from simcli_strategies.search_common import check_float, check_int, first_best
 
 Row = tuple[int, ...]
 

@@ -47,9 +47,9 @@ import random
 from typing import Any
 
 from simcli.game import CHANCE, Move, State
-from strategies.adas_heuristic import WIN, AdasHeuristic, HeuristicMemo
-from strategies.adas_race import RaceJudge
-from strategies.search_common import check_float, check_int, first_best, paired_pick
+from simcli_strategies.adas_heuristic import WIN, AdasHeuristic, HeuristicMemo
+from simcli_strategies.adas_race import RaceJudge
+from simcli_strategies.search_common import check_float, check_int, first_best, paired_pick
 
 REPLIES = ("heuristic", "worst")
 #: The cards that change the opponent's row too: master changes and Exchanges.

@@ -39,9 +39,9 @@ from typing import Any
 
 from simcli.game import Move, State
 from simcli.strategy import Strategy
-from strategies.bibliogamo_planner import LAST_DAY, BibliogamoPlanner
-from strategies.bibliogamo_search import hire_move, sampled_continuations
-from strategies.search_common import check_float, check_int, check_steps, paired_pick
+from simcli_strategies.bibliogamo_planner import LAST_DAY, BibliogamoPlanner
+from simcli_strategies.bibliogamo_search import hire_move, sampled_continuations
+from simcli_strategies.search_common import check_float, check_int, check_steps, paired_pick
 
 #: Decisions the search may take over from the planner.
 SEARCHABLE = ("hire", "walk", "price", "unblock")

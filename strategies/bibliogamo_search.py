@@ -35,8 +35,8 @@ from typing import Any
 
 from simcli.game import CHANCE, TERMINAL, Move, State
 from simcli.strategy import Strategy
-from strategies.bibliogamo_planner import BibliogamoPlanner
-from strategies.search_common import check_float, check_int, check_steps, first_best
+from simcli_strategies.bibliogamo_planner import BibliogamoPlanner
+from simcli_strategies.search_common import check_float, check_int, check_steps, first_best
 
 #: Decisions the search may take over from the planner.
 SEARCHABLE = ("hire", "unblock", "price")

@@ -1,5 +1,5 @@
 """An example strategy for Libraria: prefer spots that touch few tiles (corners, edges),
-otherwise play like greedy. Use it with `use: strategies.corner_first:CornerFirst`."""
+otherwise play like greedy. Use it with `use: simcli_strategies.corner_first:CornerFirst`."""
 
 from simcli.strategy import Strategy
 

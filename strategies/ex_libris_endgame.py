@@ -30,8 +30,8 @@ from __future__ import annotations
 from typing import Any
 
 from simcli.game import Move, State
-from strategies.rollout_search import RolloutSearch
-from strategies.search_common import check_int
+from simcli_strategies.rollout_search import RolloutSearch
+from simcli_strategies.search_common import check_int
 
 
 class ExLibrisEndgame(RolloutSearch):

@@ -11,12 +11,12 @@ from math import log, sqrt
 from typing import Any, Protocol
 
 from simcli.game import CHANCE, TERMINAL, Game, Move, State
-from strategies.search_common import move_key, rollout, terminal_rewards
+from simcli_strategies.search_common import move_key, rollout, terminal_rewards
 
 
 class Searcher(Protocol):
     """What the search reads from (and writes back to) the strategy running it: the
-    settings of :class:`strategies.mcts.MCTSStrategy` and its per-game state."""
+    settings of :class:`simcli_strategies.mcts.MCTSStrategy` and its per-game state."""
 
     game: Game
     rng: Any

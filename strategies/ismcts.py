@@ -21,8 +21,8 @@ the view and ``ismcts`` is open-loop UCT.
 from __future__ import annotations
 
 from simcli.game import Move, State
-from strategies.is_search import ISNode, ismcts_search
-from strategies.mcts import MCTSStrategy
+from simcli_strategies.is_search import ISNode, ismcts_search
+from simcli_strategies.mcts import MCTSStrategy
 
 __all__ = ["ISMCTSStrategy", "ISNode", "ismcts_search"]
 

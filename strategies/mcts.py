@@ -40,8 +40,8 @@ from typing import Any
 
 from simcli.game import CHANCE, TERMINAL, Game, Move, State
 from simcli.strategy import Strategy
-from strategies.is_search import ismcts_search
-from strategies.search_common import (
+from simcli_strategies.is_search import ismcts_search
+from simcli_strategies.search_common import (
     REWARD_MODES,
     check_float,
     check_int,

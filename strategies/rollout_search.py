@@ -44,7 +44,7 @@ from typing import Any
 
 from simcli.game import CHANCE, TERMINAL, Move, State
 from simcli.strategy import Strategy, load_strategy_class
-from strategies.search_common import check_float, check_int, first_best, margins, move_key
+from simcli_strategies.search_common import check_float, check_int, first_best, margins, move_key
 
 REWARDS = ("auto", "win", "score", "mixed")
 

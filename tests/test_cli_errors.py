@@ -95,7 +95,7 @@ def test_strategy_module_that_fails_to_import(tmp_path) -> None:
 
 def test_strategy_module_without_the_class(tmp_path) -> None:
     (tmp_path / "mine.py").write_text(
-        "from strategies.base import Strategy\nclass Mime(Strategy):\n    pass\n"
+        "from simcli.strategy import Strategy\nclass Mime(Strategy):\n    pass\n"
     )
     result, _ = run_config(tmp_path, GOOD.replace("use: greedy}", "use: mine.py:Mine}"))
     assert_user_error(result, "has no class 'Mine'", "did you mean 'Mime'")

@@ -14,7 +14,7 @@ from simcli.games import GAMES, get_game
 from simcli.records import dumps
 from simcli.tournament.play import play_game
 from simcli.verify import replay
-from strategies.random_play import RandomStrategy
+from simcli_strategies.random_play import RandomStrategy
 
 LONG_GAMES = ("ex_libris", "adas_library")
 CASES = [

@@ -25,7 +25,7 @@ import os
 import signal
 import time
 
-from strategies.base import Strategy
+from simcli.strategy import Strategy
 
 
 class Sleeper(Strategy):

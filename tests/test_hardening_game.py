@@ -19,10 +19,10 @@ from click.testing import CliRunner
 
 from simcli.cli.main import cli
 from simcli.games import get_game
+from simcli.strategy import load_strategy_class
 from simcli.tournament.play import play_game
 from simcli.verify import replay
-from strategies.greedy import GreedyStrategy
-from strategies.loader import load_strategy_class
+from simcli_strategies.greedy import GreedyStrategy
 
 BOTS = Path(__file__).resolve().parent / "data" / "hardening_bots.py"
 

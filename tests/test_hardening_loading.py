@@ -106,7 +106,7 @@ def test_loading_leaves_the_sigint_handler_as_it_found_it(tmp_path):
 
     (tmp_path / "quiet.py").write_text(
         "import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\n"
-        "from strategies.random_play import RandomStrategy as Bot\n"
+        "from simcli_strategies.random_play import RandomStrategy as Bot\n"
     )
     before = signal.getsignal(signal.SIGINT)
     assert invoke("validate", str(config(tmp_path, "quiet.py:Bot")), "--probe", "0").exit_code == 0

@@ -215,7 +215,7 @@ def test_a_missing_command_is_bad_input(tmp_path):
 def test_memory_limit_stops_a_greedy_strategy(tmp_path):
     hog = tmp_path / "hog.py"
     hog.write_text(
-        "from strategies.base import Strategy\n"
+        "from simcli.strategy import Strategy\n"
         "class Hog(Strategy):\n"
         "    def choose(self, view, legal):\n"
         "        self.keep = bytearray(2_000_000_000)\n"
@@ -277,7 +277,7 @@ def test_no_strategy_process_outlives_its_run(tmp_path, sig):
     strategy process of the run is left."""
     slow = tmp_path / "slowbot.py"
     slow.write_text(
-        "import time\nfrom strategies.base import Strategy\n"
+        "import time\nfrom simcli.strategy import Strategy\n"
         "class Slow(Strategy):\n"
         "    def choose(self, view, legal):\n"
         "        time.sleep(0.05)\n"
@@ -327,7 +327,7 @@ def test_interleaved_games_give_the_records_of_one_at_a_time_even_when_a_process
     cost exactly the games it would cost played one at a time."""
     crash = tmp_path / "crashbot.py"
     crash.write_text(
-        "import os\nfrom strategies.base import Strategy\n"
+        "import os\nfrom simcli.strategy import Strategy\n"
         "class Crash(Strategy):\n"
         "    def choose(self, view, legal):\n"
         "        if len(legal) == 20 and self.rng.random() < 0.3:\n"
@@ -383,7 +383,7 @@ TROJAN = """\
 import random
 
 from simcli.games.libraria import LibrariaState
-from strategies.base import Strategy
+from simcli.strategy import Strategy
 
 LibrariaState.outcome = lambda self: __import__("simcli.game").game.Outcome((0, 9), (0,))
 
@@ -398,7 +398,7 @@ import glob
 import os
 import sys
 
-from strategies.base import Strategy
+from simcli.strategy import Strategy
 
 i = sys.argv.index("--base-dir")
 FOUND = glob.glob(os.path.join(sys.argv[i + 1], "*.yaml"))
@@ -455,7 +455,7 @@ def test_variants_interleaved_on_one_process_keep_their_own_options(tmp_path):
     """Games of two variants in flight on one strategy process: each view is rebuilt with
     its own game's options (a strategy reading view.options plays as in-process)."""
     (tmp_path / "probe.py").write_text(
-        "from strategies.base import Strategy\n"
+        "from simcli.strategy import Strategy\n"
         "class Probe(Strategy):\n"
         "    def choose(self, view, legal):\n"
         "        return legal[0] if view.options['tiebreak'] == 'none' else legal[-1]\n"

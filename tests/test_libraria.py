@@ -13,8 +13,8 @@ from simcli.games.libraria import TILE_CORNERS, score_board, seat_for_ply, tile_
 from simcli.records import dumps
 from simcli.tournament.play import play_game
 from simcli.verify import replay
-from strategies.greedy import GreedyStrategy
-from strategies.random_play import RandomStrategy
+from simcli_strategies.greedy import GreedyStrategy
+from simcli_strategies.random_play import RandomStrategy
 
 GAME = get_game("libraria")
 

@@ -111,7 +111,7 @@ def test_changed_or_missing_rules_are_named(tmp_path, file_game) -> None:
 # ----------------------------------------------------------------------------- packages
 
 BOTS = """\
-from strategies.base import Strategy
+from simcli.strategy import Strategy
 
 
 class AlwaysHold(Strategy):

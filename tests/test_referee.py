@@ -18,11 +18,11 @@ from click.testing import CliRunner
 
 from simcli.cli.main import cli
 from simcli.games import get_game
+from simcli.strategy import load_strategy_class
 from simcli.tournament.clock import SignalClock
 from simcli.tournament.play import play_game
 from simcli.verify import replay
-from strategies.loader import load_strategy_class
-from strategies.random_play import RandomStrategy
+from simcli_strategies.random_play import RandomStrategy
 
 ADVERSARIES = Path(__file__).resolve().parent / "data" / "adversaries.py"
 

@@ -32,7 +32,7 @@ seed: 7
 """
 
 RAISER = """\
-from strategies.base import Strategy
+from simcli.strategy import Strategy
 
 
 class Raiser(Strategy):

@@ -20,7 +20,7 @@ from simcli.tournament.lock import LOCK_NAME, RunLock, writer_of
 
 SLOW = """\
 import time
-from strategies.base import Strategy
+from simcli.strategy import Strategy
 
 
 class Slow(Strategy):

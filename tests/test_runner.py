@@ -24,7 +24,7 @@ seed: 42
 """
 
 BAD_STRATEGIES = """\
-from strategies.base import Strategy
+from simcli.strategy import Strategy
 
 
 class Raiser(Strategy):

@@ -67,8 +67,8 @@ def test_variants_are_groups_with_their_own_seeds() -> None:
 def test_solo_strategies_see_identical_setups_for_the_same_seed() -> None:
     from simcli.games import get_game
     from simcli.tournament.play import play_game
-    from strategies.greedy import GreedyStrategy
-    from strategies.random_play import RandomStrategy
+    from simcli_strategies.greedy import GreedyStrategy
+    from simcli_strategies.random_play import RandomStrategy
 
     s = build_schedule("solo", ["random", "greedy"], 1, 3, seed=4)
     game = get_game("bibliogamo")

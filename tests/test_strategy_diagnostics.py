@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from simcli.cli.main import cli
 
 BAD = """\
-from strategies.base import Strategy
+from simcli.strategy import Strategy
 
 
 class Raiser(Strategy):

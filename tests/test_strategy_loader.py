@@ -8,17 +8,17 @@ import pytest
 
 from simcli.errors import StrategyLoadError
 from simcli.games import get_game
+from simcli.strategy import load_strategy_class
 from simcli.tournament.play import play_game
-from strategies.greedy import GreedyStrategy
-from strategies.loader import load_strategy_class
-from strategies.random_play import RandomStrategy
+from simcli_strategies.greedy import GreedyStrategy
+from simcli_strategies.random_play import RandomStrategy
 
 
 def test_builtin_dotted_and_file_forms(tmp_path) -> None:
     assert load_strategy_class("random") is RandomStrategy
-    assert load_strategy_class("strategies.greedy:GreedyStrategy") is GreedyStrategy
+    assert load_strategy_class("simcli_strategies.greedy:GreedyStrategy") is GreedyStrategy
     (tmp_path / "mine.py").write_text(
-        "from strategies.base import Strategy\n"
+        "from simcli.strategy import Strategy\n"
         "class First(Strategy):\n"
         "    def choose(self, view, legal_moves):\n"
         "        return legal_moves[0]\n"
@@ -66,7 +66,9 @@ def test_documented_example_strategy_plays() -> None:
 
     root = Path(__file__).resolve().parent.parent
     cls = load_strategy_class(f"{root}/strategies/corner_first.py:CornerFirst")
-    assert load_strategy_class("strategies.corner_first:CornerFirst").__name__ == "CornerFirst"
+    assert (
+        load_strategy_class("simcli_strategies.corner_first:CornerFirst").__name__ == "CornerFirst"
+    )
     game = get_game("libraria")
     options = game.resolve_options({})
     record = play_game(
@@ -81,14 +83,49 @@ def test_documented_example_strategy_plays() -> None:
     assert record["moves"][0] in (0, 5, 30, 35)  # weight 10: touching 1 tile beats any score gain
 
 
-def test_the_contract_lives_in_simcli_and_old_imports_still_work() -> None:
-    import strategies.base
-    import strategies.loader
-    from simcli import strategy
+def test_builtin_strategies_install_as_simcli_strategies(tmp_path) -> None:
+    """The folder ``strategies/`` is the package ``simcli_strategies`` (``package-dir`` in
+    pyproject.toml): every built-in name points into it, it imports from any directory,
+    and neither a bare ``strategies`` nor the old shims resolve to it."""
+    import subprocess
+    import sys
+    from importlib.util import find_spec
+    from pathlib import Path
 
-    assert strategies.base.Strategy is strategy.Strategy
-    assert strategies.loader.load_strategy_class is strategy.load_strategy_class
-    assert strategies.BUILTIN is strategy.BUILTIN
+    from simcli.strategy import BUILTIN
+
+    folder = Path(__file__).resolve().parent.parent / "strategies"
+    assert all(target.startswith("simcli_strategies.") for target in BUILTIN.values())
+    assert Path(find_spec("simcli_strategies").origin).parent == folder
+    assert find_spec("simcli_strategies.base") is None
+    assert find_spec("simcli_strategies.loader") is None
+    probe = (
+        "import importlib.util, simcli_strategies\n"
+        "print(simcli_strategies.__file__)\n"
+        "print(importlib.util.find_spec('strategies'))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    assert Path(out[0]).parent == folder
+    assert out[1] == "None"
+
+
+def test_pyproject_lists_every_package() -> None:
+    """``package-dir`` needs an explicit package list (discovery does not rename): it must
+    name every folder of simcli and of the strategies that holds an ``__init__.py``."""
+    import tomllib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    tool = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]
+    folders = {"simcli": "simcli", **tool["package-dir"]}
+    found = set()
+    for name, folder in folders.items():
+        for init in (root / folder).rglob("__init__.py"):
+            parts = init.parent.relative_to(root / folder).parts
+            found.add(".".join((name, *parts)))
+    assert sorted(found) == sorted(tool["packages"])
 
 
 def test_no_import_cycle_between_strategy_modules() -> None:
@@ -102,7 +139,9 @@ def test_no_import_cycle_between_strategy_modules() -> None:
     for path in folder.glob("*.py"):
         found = set()
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("strategies."):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
+                "simcli_strategies."
+            ):
                 found.add(node.module.split(".")[1])
         imports[path.stem] = found
 
@@ -118,6 +157,6 @@ def test_no_import_cycle_between_strategy_modules() -> None:
 
 
 def strategy_module_file() -> str:
-    import strategies.mcts
+    import simcli_strategies.mcts
 
-    return strategies.mcts.__file__
+    return simcli_strategies.mcts.__file__

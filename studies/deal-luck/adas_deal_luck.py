@@ -12,7 +12,7 @@ import random
 
 from simcli.game import CHANCE, TERMINAL
 from simcli.games import get_game
-from strategies.adas_heuristic import AdasHeuristic
+from simcli_strategies.adas_heuristic import AdasHeuristic
 
 
 def main() -> None:

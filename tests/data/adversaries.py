@@ -13,7 +13,7 @@ import sys
 import time
 
 from simcli.game import State
-from strategies.base import Strategy
+from simcli.strategy import Strategy
 
 
 class _Random(Strategy):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 import time
 
-from strategies.base import Strategy
+from simcli.strategy import Strategy
 
 
 class Sleepy(Strategy):

@@ -11,7 +11,7 @@ import signal
 import sys
 import time
 
-from strategies.base import Strategy
+from simcli.strategy import Strategy
 
 LONE = "\ud800"  # a lone surrogate: valid in a Python str, not encodable as UTF-8
 

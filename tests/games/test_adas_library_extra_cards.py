@@ -19,8 +19,8 @@ from simcli.games.adas_library.components import CARD_TYPES
 from simcli.records import dumps
 from simcli.tournament.play import play_game
 from simcli.verify import replay
-from strategies.adas_heuristic import AdasHeuristic
-from strategies.random_play import RandomStrategy
+from simcli_strategies.adas_heuristic import AdasHeuristic
+from simcli_strategies.random_play import RandomStrategy
 
 GAME = get_game("adas_library")
 NAMES = {"Y": "yellow", "T": "teal", "G": "gray", "M": "magenta", "B": "blue", "R": "red"}

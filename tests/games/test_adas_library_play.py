@@ -12,12 +12,12 @@ from simcli.game import CHANCE, IllegalMoveError
 from simcli.games import get_game
 from simcli.games.adas_library import AdasState, partner_of
 from simcli.games.adas_library.components import UNKNOWN
+from simcli.strategy import BUILTIN
 from simcli.tournament.play import play_game
 from simcli.verify import replay
-from strategies import BUILTIN
-from strategies.adas_heuristic import AdasHeuristic, successors
-from strategies.greedy import GreedyStrategy
-from strategies.random_play import RandomStrategy
+from simcli_strategies.adas_heuristic import AdasHeuristic, successors
+from simcli_strategies.greedy import GreedyStrategy
+from simcli_strategies.random_play import RandomStrategy
 
 GAME = get_game("adas_library")
 OPTIONS = GAME.resolve_options({})
@@ -190,7 +190,7 @@ def test_render_and_snapshot() -> None:
 
 
 def test_heuristic_registered_and_params() -> None:
-    assert BUILTIN["adas_heuristic"] == "strategies.adas_heuristic:AdasHeuristic"
+    assert BUILTIN["adas_heuristic"] == "simcli_strategies.adas_heuristic:AdasHeuristic"
     h = AdasHeuristic()
     assert (h.follow_up, h.spite, h.spare) == (0.9, 0.5, 0.05)
     with pytest.raises(ValueError, match="spite"):

@@ -12,13 +12,12 @@ from simcli.configfile import load_config
 from simcli.game import CHANCE, TERMINAL, IllegalMoveError
 from simcli.games import get_game
 from simcli.games.bibliogamo.state import LAST_DAY, BibliogamoState
+from simcli.strategy import BUILTIN, load_strategy_class
 from simcli.tournament.play import play_game
 from simcli.verify import replay
-from strategies import BUILTIN
-from strategies.bibliogamo_planner import BibliogamoPlanner, _stopping_threshold
-from strategies.greedy import GreedyStrategy
-from strategies.loader import load_strategy_class
-from strategies.random_play import RandomStrategy
+from simcli_strategies.bibliogamo_planner import BibliogamoPlanner, _stopping_threshold
+from simcli_strategies.greedy import GreedyStrategy
+from simcli_strategies.random_play import RandomStrategy
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = get_game("bibliogamo")
@@ -128,7 +127,7 @@ def test_strategies_play_whole_games_through_the_runner(use: str) -> None:
 
 
 def test_planner_is_registered_and_deterministic() -> None:
-    assert BUILTIN["bibliogamo_planner"] == "strategies.bibliogamo_planner:BibliogamoPlanner"
+    assert BUILTIN["bibliogamo_planner"] == "simcli_strategies.bibliogamo_planner:BibliogamoPlanner"
     options = GAME.resolve_options({})
     a = play_game(GAME, options, 0, 9, ["p"], {"p": BibliogamoPlanner})
     b = play_game(GAME, options, 0, 9, ["p"], {"p": BibliogamoPlanner})

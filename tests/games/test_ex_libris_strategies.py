@@ -9,9 +9,9 @@ import pytest
 from simcli.game import CHANCE
 from simcli.games import get_game
 from simcli.games.ex_libris.phases import Flip, Score
-from strategies.ex_libris_heuristic import ExLibrisHeuristic
-from strategies.greedy import GreedyStrategy
-from strategies.random_play import RandomStrategy
+from simcli_strategies.ex_libris_heuristic import ExLibrisHeuristic
+from simcli_strategies.greedy import GreedyStrategy
+from simcli_strategies.random_play import RandomStrategy
 
 GAME = get_game("ex_libris")
 

@@ -257,7 +257,7 @@ def test_the_referee_never_takes_the_trusted_path(game_id, players, options, mon
     game's own ``apply`` calls it (after its checks, as Libraria's does): the referee
     checks every move with ``apply``."""
     from simcli.tournament.play import play_game
-    from strategies.random_play import RandomStrategy
+    from simcli_strategies.random_play import RandomStrategy
 
     game = get_game(game_id)
     opts = game.resolve_options(options)

@@ -13,9 +13,9 @@ from simcli.games import get_game
 from simcli.records import dumps
 from simcli.tournament.play import play_game
 from simcli.verify import replay
-from strategies.greedy import GreedyStrategy
-from strategies.libraria_solver import Position, Searcher
-from strategies.random_play import RandomStrategy
+from simcli_strategies.greedy import GreedyStrategy
+from simcli_strategies.libraria_solver import Position, Searcher
+from simcli_strategies.random_play import RandomStrategy
 
 GAME = get_game("libraria")
 

@@ -15,9 +15,9 @@ from simcli.games.library.state import opening_order
 from simcli.records import dumps
 from simcli.tournament.play import play_game
 from simcli.verify import replay
-from strategies.greedy import GreedyStrategy
-from strategies.library_heuristic import LibraryHeuristicStrategy
-from strategies.random_play import RandomStrategy
+from simcli_strategies.greedy import GreedyStrategy
+from simcli_strategies.library_heuristic import LibraryHeuristicStrategy
+from simcli_strategies.random_play import RandomStrategy
 
 GAME = get_game("library")
 

@@ -9,11 +9,10 @@ from test_library_rules import cell, position
 
 from simcli.games.library import Library, LibraryState
 from simcli.games.library.routes import INF, best_route, push_distance, route_cost, winning_moves
-from strategies import BUILTIN
-from strategies.greedy import GreedyStrategy
-from strategies.library_heuristic import LibraryHeuristicStrategy
-from strategies.loader import load_strategy_class
-from strategies.random_play import RandomStrategy
+from simcli.strategy import BUILTIN, load_strategy_class
+from simcli_strategies.greedy import GreedyStrategy
+from simcli_strategies.library_heuristic import LibraryHeuristicStrategy
+from simcli_strategies.random_play import RandomStrategy
 
 GAME = Library()
 
@@ -87,7 +86,10 @@ def test_winning_moves_are_exact() -> None:
 
 
 def test_builtin_registration() -> None:
-    assert BUILTIN["library_heuristic"] == "strategies.library_heuristic:LibraryHeuristicStrategy"
+    assert (
+        BUILTIN["library_heuristic"]
+        == "simcli_strategies.library_heuristic:LibraryHeuristicStrategy"
+    )
     assert load_strategy_class("library_heuristic") is LibraryHeuristicStrategy
 
 

@@ -13,7 +13,7 @@ from test_ismcts import started
 from simcli.game import CHANCE
 from simcli.games import get_game
 from simcli.games.adas_library.rows import out_of_order, ranks
-from strategies.adas_heuristic import WIN, AdasHeuristic, HeuristicMemo, successors
+from simcli_strategies.adas_heuristic import WIN, AdasHeuristic, HeuristicMemo, successors
 
 
 def reference_scores(h: AdasHeuristic, state, moves) -> list[float]:

@@ -17,8 +17,8 @@ from test_ismcts import (
 )
 
 from simcli.games import get_game
-from strategies.adas_race import AdasRace, Planner
-from strategies.loader import load_strategy_class
+from simcli.strategy import load_strategy_class
+from simcli_strategies.adas_race import AdasRace, Planner
 
 SMALL = {"samples": 3, "candidates": 4, "depth": 2, "beam": 3}
 

@@ -15,11 +15,11 @@ from test_ismcts import adas_positions_with_a_win, picks_for_two_true_states, st
 
 from simcli.game import CHANCE, TERMINAL
 from simcli.games import get_game
-from strategies.adas_heuristic import AdasHeuristic
-from strategies.adas_race import AdasRace
-from strategies.adas_reply import AdasReply
-from strategies.loader import load_strategy_class
-from strategies.search_common import first_best, paired_pick
+from simcli.strategy import load_strategy_class
+from simcli_strategies.adas_heuristic import AdasHeuristic
+from simcli_strategies.adas_race import AdasRace
+from simcli_strategies.adas_reply import AdasReply
+from simcli_strategies.search_common import first_best, paired_pick
 
 SMALL = {"samples": 3, "candidates": 4, "depth": 2, "beam": 3}
 

@@ -13,9 +13,9 @@ from test_ismcts import picks_for_two_true_states, play_bibliogamo_refusing_glob
 
 from simcli.game import CHANCE, TERMINAL
 from simcli.games import get_game
-from strategies.bibliogamo_endgame import BibliogamoEndgame
-from strategies.bibliogamo_planner import BibliogamoPlanner
-from strategies.bibliogamo_search import continue_with
+from simcli_strategies.bibliogamo_endgame import BibliogamoEndgame
+from simcli_strategies.bibliogamo_planner import BibliogamoPlanner
+from simcli_strategies.bibliogamo_search import continue_with
 
 SMALL = {"work": 12, "min_samples": 2, "max_samples": 3, "candidates": 3}
 

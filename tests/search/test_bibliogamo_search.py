@@ -13,8 +13,8 @@ from test_ismcts import picks_for_two_true_states, play_bibliogamo_refusing_glob
 
 from simcli.game import CHANCE, TERMINAL
 from simcli.games import get_game
-from strategies.bibliogamo_planner import BibliogamoPlanner
-from strategies.bibliogamo_search import BibliogamoSearch
+from simcli_strategies.bibliogamo_planner import BibliogamoPlanner
+from simcli_strategies.bibliogamo_search import BibliogamoSearch
 
 SMALL = {"samples": 2, "candidates": 3, "turns": 1, "margin": 5.0, "from_turn": 1}
 

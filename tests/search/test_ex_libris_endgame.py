@@ -12,9 +12,9 @@ from test_ismcts import picks_for_two_true_states, started
 
 from simcli.game import CHANCE, TERMINAL
 from simcli.games import get_game
-from strategies.ex_libris_endgame import ExLibrisEndgame
-from strategies.ex_libris_heuristic import ExLibrisHeuristic
-from strategies.search_common import move_key
+from simcli_strategies.ex_libris_endgame import ExLibrisEndgame
+from simcli_strategies.ex_libris_heuristic import ExLibrisHeuristic
+from simcli_strategies.search_common import move_key
 
 OPTIONS = {"mode": "beginner", "final_round_trigger": "auto", "max_rounds": 20}
 PARAMS = {"width": 5, "misfit": 0.6, "draw_value": 1.6}

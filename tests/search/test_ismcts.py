@@ -11,9 +11,9 @@ from global_random import refuse_global_random
 
 from simcli.game import CHANCE, TERMINAL, Game, IllegalMoveError, Outcome, State
 from simcli.games import GAMES, get_game
-from strategies.ismcts import ISMCTSStrategy
-from strategies.loader import load_strategy_class
-from strategies.mcts import MCTSStrategy
+from simcli.strategy import load_strategy_class
+from simcli_strategies.ismcts import ISMCTSStrategy
+from simcli_strategies.mcts import MCTSStrategy
 
 # -- a tiny hidden-information game implementing the contract ------------------------------------
 #

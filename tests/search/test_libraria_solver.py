@@ -11,7 +11,8 @@ from global_random import refuse_global_random
 
 from simcli.games import get_game
 from simcli.games.libraria import EMPTY, SPOTS, TILE_CORNERS, score_board, seat_for_ply
-from strategies.libraria_solver import (
+from simcli.strategy import load_strategy_class
+from simcli_strategies.libraria_solver import (
     ESTIMATES,
     EVALUATIONS,
     LibrariaSolver,
@@ -20,7 +21,6 @@ from strategies.libraria_solver import (
     result_of,
     tile_margin,
 )
-from strategies.loader import load_strategy_class
 
 GAME = get_game("libraria")
 

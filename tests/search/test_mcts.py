@@ -10,8 +10,8 @@ from global_random import refuse_global_random
 
 from simcli.game import CHANCE, TERMINAL
 from simcli.games import GAMES, get_game
-from strategies.loader import check_params, load_strategy_class
-from strategies.mcts import MCTSStrategy
+from simcli.strategy import check_params, load_strategy_class
+from simcli_strategies.mcts import MCTSStrategy
 
 LIBRARIA = get_game("libraria")
 
@@ -271,7 +271,7 @@ def test_plays_legal_moves_in_every_registered_game(game_id):
         assert len(moves) > 0
 
 
-@pytest.mark.parametrize("rollout", ["random", "greedy", "strategies.greedy:GreedyStrategy"])
+@pytest.mark.parametrize("rollout", ["random", "greedy", "simcli_strategies.greedy:GreedyStrategy"])
 def test_rollout_policies(rollout):
     state = libraria_position(ONLY_WIN_TILES, ONLY_WIN_BOARD)
     s = started(MCTSStrategy(iterations=300, rollout=rollout), LIBRARIA)

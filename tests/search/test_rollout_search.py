@@ -18,9 +18,9 @@ from test_ismcts import (
 )
 
 from simcli.game import TERMINAL
-from strategies.loader import load_strategy_class
-from strategies.rollout_search import RolloutSearch
-from strategies.search_common import first_best
+from simcli.strategy import load_strategy_class
+from simcli_strategies.rollout_search import RolloutSearch
+from simcli_strategies.search_common import first_best
 
 HEURISTIC = {
     "adas_library": "adas_heuristic",
