@@ -1,9 +1,11 @@
 """Operating-system limits for strategy processes (Linux).
 
 * :func:`child_setup` returns the function a strategy process runs between ``fork`` and
-  ``exec``: die with the worker that started it (``PR_SET_PDEATHSIG``), an optional cap
-  on its address space (``RLIMIT_AS``), and, where the kernel has Landlock ABI 6 or
-  later, no signals to processes outside its own sandbox (it cannot interrupt the run).
+  ``exec``: a shepherd that outlives no referee and leaves no process of the program
+  behind (a subreaper, ``PR_SET_CHILD_SUBREAPER``, that kills the program's whole tree
+  when it ends), an optional cap on its address space (``RLIMIT_AS``), and, where the
+  kernel has Landlock ABI 6 or later, no signals to processes outside its own sandbox
+  (it cannot interrupt the run, nor kill its shepherd).
 * :func:`restrict_reads` is called by the Python client before any code of the
   strategy runs (its module is imported afterwards): from then on the process can read
   only the Python installation, simcli's own packages and the strategy's own file or
@@ -108,21 +110,156 @@ def die_with_parent() -> None:
 
 def child_setup(parent_pid: int, memory_limit: int | None) -> Callable[[], None]:
     """The ``preexec_fn`` of a strategy process (everything it needs is prepared here, in
-    the parent, so the child only makes system calls)."""
+    the parent, so the child only makes system calls).
+
+    Where the kernel has ``PR_SET_CHILD_SUBREAPER`` (Linux), the child forked by
+    ``subprocess`` becomes the strategy's *shepherd*: it forks the process that goes on
+    to run the program, and stays behind as its parent and subreaper, so that every
+    process the program starts, in a process group or a session of its own, or
+    orphaned by a double fork, remains its descendant. When the program exits, or the
+    referee asks (``SIGTERM``), or the referee's process dies (its parent-death
+    signal), the shepherd kills that whole tree, then exits as the program did (see
+    :func:`_shepherd`). The program dies with its shepherd (``PR_SET_PDEATHSIG``)."""
     abi = landlock_abi()
     scope = _RulesetAttr(0, 0, _SCOPE_SIGNAL | _SCOPE_ABSTRACT_UNIX_SOCKET) if abi >= 6 else None
 
-    def setup() -> None:
-        if _prctl is not None:
-            _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-            if os.getppid() != parent_pid:  # the parent died before the line above
-                os._exit(1)
+    def confine() -> None:
         if memory_limit:
             resource.setrlimit(resource.RLIMIT_AS, (memory_limit, memory_limit))
         if scope is not None:
             _restrict(scope, abi)
 
+    def setup() -> None:
+        if _prctl is None:
+            confine()
+            return
+        if _prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:  # no shepherd: as before
+            _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+            if os.getppid() != parent_pid:  # the parent died before the line above
+                os._exit(1)
+            confine()
+            return
+        for sig in _SHEPHERD_SIGNALS:
+            signal.signal(sig, signal.SIG_DFL)  # (the worker may ignore SIGTERM)
+        saved = signal.pthread_sigmask(signal.SIG_BLOCK, _SHEPHERD_SIGNALS)
+        _prctl(_PR_SET_PDEATHSIG, signal.SIGHUP, 0, 0, 0)
+        if os.getppid() != parent_pid:  # the parent died before the line above
+            os._exit(1)
+        shepherd = os.getpid()
+        program = os.fork()
+        if program == 0:  # goes on to run the program
+            signal.pthread_sigmask(signal.SIG_SETMASK, saved)
+            _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+            if os.getppid() != shepherd:
+                os._exit(1)
+            confine()
+            return
+        _shepherd(program, parent_pid)
+
     return setup
+
+
+_PR_SET_CHILD_SUBREAPER = 36
+#: Whether strategy processes run under a shepherd here (see :func:`child_setup`).
+SHEPHERDED = _prctl is not None and sys.platform.startswith("linux")
+#: What the shepherd waits for: a child's end, the referee's request to stop (SIGTERM),
+#: the referee's death (SIGHUP, its parent-death signal).
+_SHEPHERD_SIGNALS = {signal.SIGCHLD, signal.SIGTERM, signal.SIGHUP}
+
+
+def _shepherd(program: int, parent_pid: int) -> None:
+    """The shepherd's life (it never returns): hold no file (so the referee sees the
+    program's pipes close, and a run folder's lock is not kept), wait until the program
+    exits, the referee asks it to stop or the referee is gone, kill every process left
+    below it, and exit with the program's status."""
+    try:
+        os.closerange(0, os.sysconf("SC_OPEN_MAX"))
+    except (OSError, ValueError):
+        os.closerange(0, 65536)
+    try:
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    except (OSError, ValueError):
+        pass
+    status = None
+    while status is None:
+        try:
+            info = signal.sigtimedwait(_SHEPHERD_SIGNALS, 1.0)
+        except InterruptedError:  # pragma: no cover - retried by Python
+            continue
+        if os.getppid() != parent_pid:
+            break  # the referee is gone (a backstop: its death signal says so too)
+        if info is None:
+            continue
+        if info.si_signo != signal.SIGCHLD:
+            break  # told to stop, or the referee died
+        status = _reap(program)
+    ended = kill_tree()
+    if status is None:
+        status = ended.get(program)
+    if status is not None and os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        signal.signal(sig, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {sig})
+        os.kill(os.getpid(), sig)
+        os._exit(128 + sig)
+    os._exit(os.WEXITSTATUS(status) if status is not None else 1)
+
+
+def _reap(program: int) -> int | None:
+    """Collect every child that has ended; the program's wait status if it was one."""
+    found = None
+    while True:
+        try:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return found
+        if pid == 0:
+            return found
+        if pid == program:
+            found = status
+
+
+def children(pid: int | None = None) -> list[int]:
+    """The pids of ``pid``'s children (default: this process's)."""
+    pid = pid or os.getpid()
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children", "rb") as handle:
+            return [int(p) for p in handle.read().split()]
+    except OSError:
+        pass
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", "rb") as handle:
+                    stat = handle.read()
+            except OSError:
+                continue
+            if int(stat[stat.rindex(b")") + 2 :].split()[1]) == pid:
+                found.append(int(entry))
+    return found
+
+
+def kill_tree(rounds: int = 1000) -> dict[int, int]:
+    """Kill every descendant of this process, a subreaper: its children first; what they
+    leave behind is handed to it by the kernel and killed in the next round, until it has
+    no child left. Returns the wait status of each child reaped."""
+    ended: dict[int, int] = {}
+    for _ in range(rounds):
+        kids = children()
+        if not kids:
+            break
+        for kid in kids:
+            try:
+                os.kill(kid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        for kid in kids:
+            try:
+                ended[kid] = os.waitpid(kid, 0)[1]
+            except ChildProcessError:
+                pass
+    return ended
 
 
 def _fs_access(abi: int) -> int:
