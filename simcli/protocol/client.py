@@ -6,9 +6,10 @@
 This is what ``isolation: process`` starts, and it works as an external command too
 (``use: "cmd:python -m simcli.protocol.client --use greedy"``). Each seat's view arrives
 as the game's JSON snapshot and is rebuilt with ``Game.state_from_snapshot``, so a
-strategy class runs unchanged. Once the strategy's code is loaded, the process is
+strategy class runs unchanged. Before the strategy's code is loaded, the process is
 sandboxed where the kernel allows it (see :mod:`simcli.protocol.sandbox`): it can read
-only the Python installation and simcli, write no file, and signal no other process.
+only the Python installation, simcli and the strategy's own code, write no file, signal
+no other process, and open no socket, shared memory or message queue.
 """
 
 from __future__ import annotations
@@ -78,10 +79,11 @@ class _Client:
             )
         game_use = message["game"]
         if self.sandbox:  # before any code of the strategy's (or a plug-in game's) runs
-            from simcli.protocol.sandbox import readable_roots, restrict_reads
+            from simcli.protocol.sandbox import readable_roots, restrict_channels, restrict_reads
 
             code = code_paths(self.use, self.base_dir) + code_paths(game_use, None)
             restrict_reads(readable_roots() + code)
+            restrict_channels()  # SysV IPC, POSIX message queues, sockets
         self.game = load_game(game_use)
         self.players = int(message["players"])
         self.options = freeze(message.get("options") or {})

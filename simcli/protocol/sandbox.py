@@ -10,8 +10,11 @@
   strategy runs (its module is imported afterwards): from then on the process can read
   only the Python installation, simcli's own packages and the strategy's own file or
   package, can write no file and (Landlock ABI 4) open no TCP connection. The run's
-  output folder, its config and every other file are out of reach. UDP and other
-  socket kinds are not covered by Landlock: run hostile code in a container.
+  output folder, its config and every other file are out of reach.
+* :func:`restrict_channels` (with it) closes, with seccomp, what Landlock does not
+  cover: SysV shared memory, semaphores and message queues, POSIX message queues and
+  sockets of every kind (x86_64 and aarch64), so that the processes of one strategy
+  (the seats of a seat-swapped pair) share nothing.
 
 Every function degrades to doing nothing where the kernel lacks the feature;
 :func:`landlock_abi` says what is available.
@@ -20,6 +23,7 @@ Every function degrades to doing nothing where the kernel lacks the feature;
 from __future__ import annotations
 
 import ctypes
+import errno
 import os
 import resource
 import signal
@@ -315,3 +319,100 @@ def restrict_reads(roots: Iterable[str]) -> bool:
     finally:
         for fd in fds:
             os.close(fd)
+
+
+# -- seccomp: channels Landlock does not cover ------------------------------------------
+
+_SECCOMP_SET_MODE_FILTER, _SECCOMP_FILTER_FLAG_TSYNC = 1, 1
+_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER = 22, 2
+_SECCOMP_RET_ALLOW = 0x7FFF0000
+_SECCOMP_RET_ERRNO = 0x00050000
+_X32_SYSCALL_BIT = 0x40000000
+_BPF_LD_W_ABS, _BPF_JEQ_K, _BPF_JGE_K, _BPF_RET_K = 0x20, 0x15, 0x35, 0x06
+
+#: Per machine: (audit arch, the seccomp syscall, the system calls refused): SysV shared
+#: memory, semaphores and message queues, POSIX message queues, and socket() of any
+#: family (socketpair() stays: it opens nothing outside the process).
+_CLOSED_CALLS = {
+    "x86_64": (
+        0xC000003E,
+        317,
+        {
+            "shmget": 29, "shmat": 30, "shmctl": 31, "shmdt": 67,
+            "semget": 64, "semop": 65, "semctl": 66, "semtimedop": 220,
+            "msgget": 68, "msgsnd": 69, "msgrcv": 70, "msgctl": 71,
+            "mq_open": 240, "mq_unlink": 241, "mq_timedsend": 242,
+            "mq_timedreceive": 243, "mq_notify": 244, "mq_getsetattr": 245,
+            "socket": 41,
+        },
+    ),
+    "aarch64": (
+        0xC00000B7,
+        277,
+        {
+            "shmget": 194, "shmctl": 195, "shmat": 196, "shmdt": 197,
+            "semget": 190, "semctl": 191, "semtimedop": 192, "semop": 193,
+            "msgget": 186, "msgctl": 187, "msgrcv": 188, "msgsnd": 189,
+            "mq_open": 180, "mq_unlink": 181, "mq_timedsend": 182,
+            "mq_timedreceive": 183, "mq_notify": 184, "mq_getsetattr": 185,
+            "socket": 198,
+        },
+    ),
+}  # fmt: skip
+
+
+class _SockFilter(ctypes.Structure):
+    _fields_ = [
+        ("code", ctypes.c_uint16),
+        ("jt", ctypes.c_uint8),
+        ("jf", ctypes.c_uint8),
+        ("k", ctypes.c_uint32),
+    ]
+
+
+class _SockFprog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(_SockFilter))]
+
+
+def _channel_filter(machine: str) -> list[tuple[int, int, int, int]] | None:
+    """The seccomp program (BPF) refusing :data:`_CLOSED_CALLS` with ``EPERM``, and
+    every system call of another ABI (x32, 32-bit); None for a machine not listed."""
+    known = _CLOSED_CALLS.get(machine)
+    if known is None:
+        return None
+    arch, _, calls = known
+    checks: list[tuple[int, int]] = [(_BPF_JEQ_K, nr) for nr in sorted(calls.values())]
+    if machine == "x86_64":
+        checks.insert(0, (_BPF_JGE_K, _X32_SYSCALL_BIT))
+    # [arch] [jeq arch] [nr] checks... [allow] [deny]: each jump lands on "deny"
+    program = [(_BPF_LD_W_ABS, 0, 0, 4)]
+    deny = 3 + len(checks) + 1  # the index of the last instruction
+    program.append((_BPF_JEQ_K, 0, deny - 2, arch))
+    program.append((_BPF_LD_W_ABS, 0, 0, 0))
+    for code, value in checks:
+        program.append((code, deny - len(program) - 1, 0, value))
+    program.append((_BPF_RET_K, 0, 0, _SECCOMP_RET_ALLOW))
+    program.append((_BPF_RET_K, 0, 0, _SECCOMP_RET_ERRNO | errno.EPERM))
+    return program
+
+
+def restrict_channels() -> bool:
+    """Refuse this process (every thread) and what it starts the channels Landlock does
+    not cover, with seccomp: SysV shared memory, semaphores and message queues, POSIX
+    message queues and sockets (UDP, raw, netlink, UNIX sockets to the host's services;
+    ``socketpair`` stays). Called by the Python client with :func:`restrict_reads`,
+    before any code of the strategy runs. Returns whether the kernel enforced it."""
+    import platform
+
+    program = _channel_filter(platform.machine())
+    if program is None or _prctl is None or not sys.platform.startswith("linux"):
+        return False
+    filters = (_SockFilter * len(program))(*(_SockFilter(*i) for i in program))
+    prog = _SockFprog(len(program), filters)
+    if _prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+        return False
+    seccomp = _CLOSED_CALLS[platform.machine()][1]
+    flags = _SECCOMP_FILTER_FLAG_TSYNC
+    if _syscall(seccomp, _SECCOMP_SET_MODE_FILTER, flags, ctypes.byref(prog)) == 0:
+        return True
+    return _prctl(_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, ctypes.byref(prog), 0, 0) == 0

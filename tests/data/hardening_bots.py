@@ -307,3 +307,56 @@ class SurrogateMove(_Random):
 
     def choose(self, view, legal):
         return f"spot {LONE}"
+
+
+# -- 7. channels between the processes of one strategy --------------------------------
+
+
+def _open_channels():
+    """The channels this process can open that a sandbox should refuse."""
+    import ctypes
+    import socket
+
+    opened = []
+    libc = ctypes.CDLL(None, use_errno=True)
+    private = 0  # IPC_PRIVATE
+    for name, call in (
+        ("shmget", lambda: libc.shmget(private, 4096, 0o1600)),
+        ("semget", lambda: libc.semget(private, 1, 0o1600)),
+        ("msgget", lambda: libc.msgget(private, 0o1600)),
+    ):
+        if call() >= 0:
+            opened.append(name)
+    try:
+        rt = ctypes.CDLL("librt.so.1", use_errno=True)
+        queue = rt.mq_open(b"/simcli-hardening", 0o102, 0o600, None)  # O_RDWR | O_CREAT
+        if queue >= 0:
+            opened.append("mq_open")
+            rt.mq_unlink(b"/simcli-hardening")
+    except OSError:
+        pass
+    for name, family, kind in (
+        ("udp", socket.AF_INET, socket.SOCK_DGRAM),
+        ("unix", socket.AF_UNIX, socket.SOCK_STREAM),
+    ):
+        try:
+            socket.socket(family, kind).close()
+            opened.append(name)
+        except OSError:
+            pass
+    return opened
+
+
+class Channels(_Random):
+    """Forfeits (raising Leak) if it can open a channel to another process: SysV
+    shared memory, semaphores or message queues, a POSIX message queue, a socket."""
+
+    def choose(self, view, legal):
+        opened = _open_channels()
+        if opened:
+            raise Leak("opened " + ", ".join(opened))
+        return self.rng.choice(legal)
+
+
+class Leak(Exception):
+    pass
