@@ -8,6 +8,8 @@ cards a sale turns over. Card facts quoted in comments are from the packaged
 
 from __future__ import annotations
 
+import copy
+import functools
 import random
 from pathlib import Path
 
@@ -74,13 +76,17 @@ def test_component_totals() -> None:
     assert sum(t.size for t in COMP.towers) == 45 > CUBES
 
 
+@functools.cache
+def _packaged_components() -> dict:
+    text = (Path(__file__).parents[2] / "simcli/games/data/bibliogamo.yaml").read_text()
+    return yaml.safe_load(text)
+
+
 def _write_variant(tmp_path: Path, change) -> Path:
-    data = yaml.safe_load(
-        (Path(__file__).parents[2] / "simcli/games/data/bibliogamo.yaml").read_text()
-    )
+    data = copy.deepcopy(_packaged_components())  # parsed once: YAML is slow in Python
     change(data)
     path = tmp_path / "mine.yaml"
-    path.write_text(yaml.safe_dump(data))
+    path.write_text(yaml.dump(data, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper)))
     return path
 
 
