@@ -88,13 +88,8 @@ def gate(
         junit=junit_path,
         notify=lambda text: click.echo(text, err=True),
     )
-    sizing, spec = outcome.sizing, outcome.config.gate
-    if quiet and not sizing.ok:
-        click.echo(
-            f"warning: gate.max_games {spec.max_games} costs {100 * sizing.loss:.1f} points "
-            f"of power; about {sizing.needed_games} games needed",
-            err=True,
-        )
+    # a max_games too small for the test is said in outcome.text when the gate did not
+    # decide (simcli.gating.verdict.sizing_advice): a gate that decided needs no warning
     if outcome.result.resumed_from and not quiet:
         click.echo(f"resumed after {outcome.result.resumed_from} games already played", err=True)
     click.echo(outcome.text)

@@ -42,6 +42,8 @@ class GateObserver:
     notify: Callable[[str], None] | None = None
     sizing: Any = None  # simcli.gating.sizing.Sizing before the first batch
     resized: Any = None  # ... recomputed with the first batch's draw rate
+    resized_draw_rate: float | None = None  # the draw rate it was recomputed with
+    resized_after: int = 0  # units counted when it was
     drawn_games: int = 0  # two players: counted games that were draws
     #: two players: the candidate's game results in the counted pairs (losses, draws, wins)
     games_ldw: list[int] = field(default_factory=lambda: [0, 0, 0])
@@ -117,21 +119,17 @@ class GateObserver:
 
     def _resize(self) -> None:
         """Size the test again with the first batch's draw rate in place of the
-        assumed one; warn if the cap now costs more than a point of power."""
+        assumed one. Whether the cap is then too small matters only if the gate ends
+        without a decision: the verdict says so then
+        (:func:`simcli.gating.verdict.summarize`), not now."""
         import dataclasses
 
         from simcli.gating.sizing import spec_sizing
 
-        rate = min(self.observed_draw_rate(), 0.99)
+        self.resized_draw_rate = rate = min(self.observed_draw_rate(), 0.99)
+        self.resized_after = self.pairs
         spec = dataclasses.replace(self.spec, draw_rate=rate)
         self.resized = spec_sizing(spec, self.schedule.players)
-        if self.notify is not None and not self.resized.ok:
-            self.notify(
-                f"warning: the first {self.pairs} {self.unit} drew {rate:.0%} "
-                f"(assumed {self.spec.draw_rate:.0%}): at that rate max_games "
-                f"{self.spec.max_games} costs {100 * self.resized.loss:.1f} points of power "
-                f"near elo0/elo1; about {self.resized.needed_games} games needed"
-            )
 
     @property
     def unit(self) -> str:

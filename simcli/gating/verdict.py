@@ -51,13 +51,16 @@ def summarize(observer, games: int, interrupted: bool = False) -> tuple[str, int
         f"{label} {n}" for label, n in zip(observer.labels, observer.counts, strict=True)
     )
     unit = "pairs" if len(observer.counts) == 5 else "seeds"
+    advice = None
     if st.verdict in ("H1", "H0"):
         verdict = verdict_text(spec, st.verdict, two_player=len(observer.counts) == 5)
         code = PASSED if st.verdict == "H1" else REGRESSION
     elif interrupted:
         verdict, code = f"INTERRUPTED after {games} games, before a decision", 130
+        advice = sizing_advice(observer)
     else:
         verdict, code = f"NO DECISION within {spec.max_games} games", UNDECIDED
+        advice = sizing_advice(observer)
     lines = [
         f"games {games}, {unit} counted {observer.pairs}"
         + (
@@ -71,9 +74,34 @@ def summarize(observer, games: int, interrupted: bool = False) -> tuple[str, int
         _elo_line(estimate, two_player=len(observer.counts) == 5),
         f"LLR {st.llr:+.3f} (bounds {st.lower:+.3f}, {st.upper:+.3f}; elo0 {spec.elo0:g}, "
         f"elo1 {spec.elo1:g}, alpha {spec.alpha:g}, beta {spec.beta:g})",
+        *([advice] if advice else []),
         verdict,
     ]
     return verdict, code, "\n".join(lines)
+
+
+def sizing_advice(observer) -> str | None:
+    """For a gate that has not decided: whether its ``max_games`` is too small, with the
+    sizing from the draws of the first batch when there is one (else the assumed
+    ``draw_rate``). A gate that decided needs no such warning, however it was sized."""
+    sizing = observer.resized or observer.sizing
+    if sizing is None or sizing.ok:
+        return None
+    spec = observer.spec
+    if observer.resized is not None and observer.resized_draw_rate is not None:
+        seen = "draws" if len(observer.counts) == 5 else "equal results"
+        at = (
+            f"at the {observer.resized_draw_rate:.0%} {seen} of the first "
+            f"{observer.resized_after} {observer.unit} (assumed {spec.draw_rate:.0%})"
+        )
+    else:
+        at = f"at the assumed {spec.draw_rate:.0%} draw rate"
+    return (
+        f"warning: max_games {spec.max_games} is too few for this test {at}: it costs "
+        f"{100 * sizing.loss:.1f} points of power near elo0/elo1; about "
+        f"{sizing.needed_games} games are needed (raise gate.max_games; --resume accepts "
+        "a larger one)"
+    )
 
 
 def score_line(spec, ldw) -> str:
