@@ -9,12 +9,11 @@ from functools import cache
 
 import pytest
 
+import simcli
 from simcli.conformance import CheckReport, check_game
 from simcli.games import GAMES, get_game
 from simcli.records import dumps
-from simcli.tournament.play import play_game
 from simcli.verify import replay
-from simcli_strategies.random_play import RandomStrategy
 
 LONG_GAMES = ("ex_libris", "adas_library")
 CASES = [
@@ -48,11 +47,8 @@ def _report(game_id: str, players: int) -> CheckReport:
 
 @pytest.mark.parametrize(("game_id", "players"), CASES)
 def test_record_round_trip_and_replay(game_id: str, players: int) -> None:
-    game = get_game(game_id)
-    options = game.resolve_options({})
-    factories = {"random": RandomStrategy}
     for index in range(GAMES_PER_CASE):
-        record = play_game(game, options, index, 7 + index, ["random"] * players, factories)
+        record = simcli.play(game_id, "random", players=players, seed=7 + index, index=index)
         assert record["termination"] in ("normal", "move_limit"), record.get("detail")
         line = dumps(record)
         assert "\n" not in line
@@ -61,7 +57,5 @@ def test_record_round_trip_and_replay(game_id: str, players: int) -> None:
         assert dumps(again) == line
         assert replay(again) == []
         # same seed, same game
-        assert (
-            dumps(play_game(game, options, index, 7 + index, ["random"] * players, factories))
-            == line
-        )
+        again = simcli.play(game_id, "random", players=players, seed=7 + index, index=index)
+        assert dumps(again) == line

@@ -205,6 +205,7 @@ seed: 3
 """
 
 
+@pytest.mark.slow
 def test_parts_of_ex_libris_add_up_to_the_points(tmp_path, monkeypatch, play_config) -> None:
     monkeypatch.setitem(sys.modules, "pandas", None)
     rows = simcli.load_run(play_config(tmp_path, EX_LIBRIS), parts=True)
@@ -250,14 +251,10 @@ PARTS_ADD_UP = {
     [(g, n) for g in sorted(GAMES) for n in get_game(g).player_counts],
 )
 def test_facts_of_every_builtin_game_are_plain_numbers(game_id, players) -> None:
+    import simcli
     from simcli.table import replayed_facts
-    from simcli.tournament.play import play_game
-    from strategies.random_play import RandomStrategy
 
-    game = get_game(game_id)
-    record = play_game(
-        game, game.resolve_options({}), 0, 21, ["random"] * players, {"random": RandomStrategy}
-    )
+    record = simcli.play(game_id, "random", players=players, seed=21)
     facts = replayed_facts(record)
     values = [*facts.game.values(), *(v for seat in facts.seats for v in seat.values())]
     assert all(isinstance(v, int | float) and not isinstance(v, bool) for v in values)

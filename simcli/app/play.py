@@ -15,8 +15,8 @@ from simcli.tournament.play import StrategyFactory, drive, game_play
 
 #: What may sit in a seat: a ``use:`` name (``"greedy"``, ``"module:Class"``,
 #: ``"file.py:Class"``), a mapping like a config's strategy entry (``use``, optional
-#: ``params`` and ``name``), a :class:`Strategy` subclass, or any callable that returns a
-#: fresh strategy.
+#: ``params`` and ``name``; ``use`` may also be a class or factory, named by ``name``), a
+#: :class:`Strategy` subclass, or any callable that returns a fresh strategy.
 SeatSpec = str | Mapping[str, Any] | type[Strategy] | Callable[[], Strategy]
 
 
@@ -79,6 +79,10 @@ def _factory(spec: SeatSpec) -> tuple[str, StrategyFactory, Any]:
     equal for two specs of the same strategy."""
     if isinstance(spec, str):
         spec = {"use": spec}
+    if isinstance(spec, Mapping) and not isinstance(spec.get("use"), str):
+        made = spec.get("use")  # a class or factory under a name of the caller's
+        name, factory, key = _factory(made)
+        return str(spec.get("name") or name), factory, key
     if isinstance(spec, Mapping):
         use = spec.get("use")
         params = dict(spec.get("params") or {})

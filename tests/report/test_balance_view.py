@@ -134,15 +134,10 @@ def test_natural_length_stops_asking_a_game_without_one():
 
 
 def test_natural_length_of_a_played_game_is_its_facts():
-    from simcli.games import get_game
+    import simcli
     from simcli.table import replayed_facts
-    from simcli.tournament.play import play_game
-    from strategies.random_play import RandomStrategy
 
-    game = get_game("ex_libris")
-    record = play_game(
-        game, game.resolve_options({}), 0, 5, ["random"] * 2, {"random": RandomStrategy}
-    )
+    record = simcli.play("ex_libris", "random", players=2, seed=5)
     unit, value = natural_length(record)
     assert (unit, value) == ("rounds", replayed_facts(record).game["rounds"])
     assert natural_length({**record, "moves": record["moves"][:3]}) is None  # unfinished
