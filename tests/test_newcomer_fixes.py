@@ -72,3 +72,45 @@ def test_a_virtual_environment_is_ignored_by_git() -> None:
             ["git", "check-ignore", "-q", "--no-index", path], cwd=ROOT, check=False
         )
         assert done.returncode == 0, f"{path} is not ignored"
+
+
+def test_no_elo_of_minus_zero_plus_minus_zero_without_data() -> None:
+    """A gate with nothing counted, or only drawn pairs, has no interval to print (it
+    printed "Uncorrected Elo -0.0 ± 0.0")."""
+    import json
+    from types import SimpleNamespace
+
+    from click.testing import CliRunner
+
+    from simcli.cli.main import cli
+    from simcli.gating.spec import GateSpec
+    from simcli.gating.sprt import sprt
+    from simcli.gating.verdict import summarize
+
+    def lines(counts):
+        observer = SimpleNamespace(
+            spec=GateSpec("new", "old", elo0=0, elo1=10),
+            state=sprt(counts, 0, 10),
+            counts=counts,
+            labels=("LL", "LD", "DD+WL", "WD", "WW"),
+            pairs=sum(counts),
+            skipped_pairs=0,
+            games_ldw=[0, 2 * sum(counts), 0],
+            sizing=None,
+            resized=None,
+        )
+        return summarize(observer, 2 * sum(counts), interrupted=True)[2]
+
+    text = lines([0, 0, 0, 0, 0])
+    assert "Score Elo uncorrected: n/a (no pairs counted)" in text
+    text = lines([0, 0, 7, 0, 0])
+    assert "Score Elo uncorrected: +0.0 (every counted pair had the same outcome" in text
+    for args in (["--draws", "5"], ["--wins", "0"]):
+        out = CliRunner().invoke(cli, ["sprt-calc", *args, "--elo0", "0", "--elo1", "10"]).output
+        assert "-0.00" not in out and "± 0.00" not in out and "inf" not in out, out
+        data = json.loads(
+            CliRunner()
+            .invoke(cli, ["sprt-calc", *args, "--elo0", "0", "--elo1", "10", "--json"])
+            .output
+        )
+        assert data["elo_low"] is None and data["elo_high"] is None

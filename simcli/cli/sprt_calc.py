@@ -64,9 +64,13 @@ def sprt_calc(wins, draws, losses, pentanomial, elo0, elo1, alpha, beta, as_json
     corrected = corrected_estimate(counts, elo0, elo1, alpha, beta)
     verdict = {"H1": "H1 accepted", "H0": "H0 accepted", None: "continue"}[state.verdict]
     if as_json:
+        nothing = not sum(counts)
+        same = sum(1 for c in counts if c) == 1  # no spread: no interval
 
-        def num(x: float) -> float | None:
-            return x if math.isfinite(x) else None
+        def num(x: float, *, bound: bool = False) -> float | None:
+            if nothing or (bound and same):
+                return None
+            return x + 0.0 if math.isfinite(x) else None  # + 0.0: never -0.0
 
         click.echo(
             json.dumps(
@@ -76,8 +80,8 @@ def sprt_calc(wins, draws, losses, pentanomial, elo0, elo1, alpha, beta, as_json
                     "lower": state.lower,
                     "upper": state.upper,
                     "elo": num(est.elo),
-                    "elo_low": num(est.low),
-                    "elo_high": num(est.high),
+                    "elo_low": num(est.low, bound=True),
+                    "elo_high": num(est.high, bound=True),
                     "los": est.los,
                     "elo_corrected": corrected.to_dict(),
                     "verdict": verdict,
@@ -87,10 +91,20 @@ def sprt_calc(wins, draws, losses, pentanomial, elo0, elo1, alpha, beta, as_json
         )
         return
     click.echo(f"LLR {state.llr:.3f} (bounds {state.lower:.3f}, {state.upper:.3f}): {verdict}")
-    click.echo(
-        f"Elo {est.elo:+.2f} ± {est.margin:.2f} (95%) [{est.low:+.2f}, {est.high:+.2f}] "
-        "(uncorrected)"
-    )
+    if not sum(counts):
+        click.echo("Elo n/a (nothing counted) (uncorrected)")
+    elif sum(1 for c in counts if c) == 1 and math.isfinite(est.elo):
+        click.echo(
+            f"Elo {est.elo + 0.0:+.2f} (every count in one outcome: no interval) (uncorrected)"
+        )
+    elif not math.isfinite(est.elo):
+        side = "won" if est.elo > 0 else "lost"
+        click.echo(f"Elo {est.elo:+} (every count {side}: no finite estimate) (uncorrected)")
+    else:
+        click.echo(
+            f"Elo {est.elo:+.2f} ± {est.margin:.2f} (95%) [{est.low:+.2f}, {est.high:+.2f}] "
+            "(uncorrected)"
+        )
     click.echo(f"LOS {est.los:.1%}")
     if corrected.elo is None:
         click.echo(f"Elo corrected for the SPRT stop: n/a ({corrected.note})")

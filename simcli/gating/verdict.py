@@ -71,7 +71,7 @@ def summarize(observer, games: int, interrupted: bool = False) -> tuple[str, int
         *([score_line(spec, observer.games_ldw)] if len(observer.counts) == 5 else []),
         f"{unit}: {counts}",
         _corrected_line(corrected, two_player=len(observer.counts) == 5),
-        _elo_line(estimate, two_player=len(observer.counts) == 5),
+        _elo_line(estimate, observer.counts, two_player=len(observer.counts) == 5),
         f"LLR {st.llr:+.3f} (bounds {st.lower:+.3f}, {st.upper:+.3f}; elo0 {spec.elo0:g}, "
         f"elo1 {spec.elo1:g}, alpha {spec.alpha:g}, beta {spec.beta:g})",
         *([advice] if advice else []),
@@ -153,9 +153,7 @@ def save(target: Path, observer, verdict: str) -> None:
             "llr": observer.state.llr,
             "bounds": [observer.state.lower, observer.state.upper],
             "elo": {
-                "estimate": _finite(estimate.elo),
-                "low": _finite(estimate.low),
-                "high": _finite(estimate.high),
+                **_estimate_fields(estimate, observer.counts),
                 "los": estimate.los,
                 "label": "uncorrected (ignores the stopping rule; biased after an early stop)",
                 "scale": SCALE if len(observer.counts) == 5 else TRINOMIAL_SCALE,
@@ -187,7 +185,26 @@ def wdl(observer) -> tuple[int, int, int]:
 
 
 def _finite(x: float) -> float | None:
-    return x if math.isfinite(x) else None
+    return x + 0.0 if math.isfinite(x) else None  # + 0.0: never -0.0
+
+
+def _estimate_fields(estimate, counts) -> dict:
+    """``estimate``, ``low``, ``high`` for gate.json: none without counted units, no
+    interval when every counted unit had the same outcome."""
+    if not sum(counts):
+        return {"estimate": None, "low": None, "high": None}
+    if _no_spread(counts):
+        return {"estimate": _finite(estimate.elo), "low": None, "high": None}
+    return {
+        "estimate": _finite(estimate.elo),
+        "low": _finite(estimate.low),
+        "high": _finite(estimate.high),
+    }
+
+
+def _no_spread(counts) -> bool:
+    """Every counted unit had the same outcome (all won, all drawn, ...)."""
+    return sum(1 for c in counts if c) == 1
 
 
 def _corrected_line(c, *, two_player: bool = True) -> str:
@@ -200,14 +217,23 @@ def _corrected_line(c, *, two_player: bool = True) -> str:
     return f"{head}: {c.elo:+.1f} [{low}, {high}] (95%), LOS {c.los:.1%}"
 
 
-def _elo_line(estimate, *, two_player: bool = True) -> str:
+def _elo_line(estimate, counts=None, *, two_player: bool = True) -> str:
     name = (
         "Score Elo uncorrected" if two_player else "Per-seed logistic score uncorrected (not Elo)"
     )
+    unit = "pair" if two_player else "seed"
+    if counts is not None and not sum(counts):
+        return f"{name}: n/a (no {unit}s counted)"
     if not math.isfinite(estimate.elo):
         side = "won" if estimate.elo > 0 else "lost"
         return (
             f"{name}: {estimate.elo:+} (every counted {side}: no finite estimate), "
             f"LOS {estimate.los:.1%}"
         )
-    return f"{name}: {estimate.elo:+.1f} ± {estimate.margin:.1f} (95%), LOS {estimate.los:.1%}"
+    elo = estimate.elo + 0.0  # never "-0.0"
+    if counts is not None and _no_spread(counts):
+        return (
+            f"{name}: {elo:+.1f} (every counted {unit} had the same outcome: no interval), "
+            f"LOS {estimate.los:.1%}"
+        )
+    return f"{name}: {elo:+.1f} ± {estimate.margin:.1f} (95%), LOS {estimate.los:.1%}"

@@ -116,6 +116,8 @@ def test_the_gate_prints_the_score_line_and_names_its_elo() -> None:
         pairs=100,
         skipped_pairs=0,
         games_ldw=[50, 40, 110],
+        sizing=None,
+        resized=None,
     )
     _verdict, _code, text = summarize(observer, 200)
     lines = text.splitlines()
