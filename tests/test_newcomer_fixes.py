@@ -114,3 +114,16 @@ def test_no_elo_of_minus_zero_plus_minus_zero_without_data() -> None:
             .output
         )
         assert data["elo_low"] is None and data["elo_high"] is None
+
+
+def test_gate_help_names_its_own_folder_and_what_quiet_keeps() -> None:
+    from click.testing import CliRunner
+
+    from simcli.cli.main import cli
+
+    text = " ".join(CliRunner().invoke(cli, ["gate", "--help"]).output.split())
+    assert "results/<name>-gate" in text
+    assert "No progress bar or summary" not in text  # -q prints the verdict
+    assert "the counts, Elo and verdict lines are still printed" in text
+    run = " ".join(CliRunner().invoke(cli, ["run", "--help"]).output.split())
+    assert "results/<name>)" in run and "-gate" not in run

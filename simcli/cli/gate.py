@@ -93,6 +93,10 @@ def gate(
     if outcome.result.resumed_from and not quiet:
         click.echo(f"resumed after {outcome.result.resumed_from} games already played", err=True)
     click.echo(outcome.text)
+    for index, why in outcome.result.void[:10]:  # a tampered game fails the gate
+        click.echo(f"game {index}: {why}", err=True)
+    if outcome.result.void and not outcome.interrupted:
+        raise SystemExit(1)
     if outcome.interrupted:
         head = ["simcli", "gate", config_path, "--resume", "--out", str(outcome.out)]
         again = repeat_command(click.get_current_context(), head, ("out", "force", "resume"))
@@ -100,6 +104,16 @@ def gate(
     raise SystemExit(outcome.exit_code)
 
 
-for _param in gate.params:  # shared with `run`, refused here: keep it out of --help
-    if _param.name == "games":
+#: The options shared with `run` whose help says something else for a gate.
+GATE_HELP = {
+    "out": "Output folder (default: the config's 'output' with -gate added once, "
+    "results/<name>-gate).",
+    "quiet": "No header, sizing or progress bar; the counts, Elo and verdict lines are "
+    "still printed (and the exit code says the verdict).",
+}
+
+for _param in gate.params:
+    if _param.name == "games":  # shared with `run`, refused here: keep it out of --help
         _param.hidden = True
+    elif _param.name in GATE_HELP:
+        _param.help = GATE_HELP[_param.name]
