@@ -46,6 +46,7 @@ def run_balance(config: Path, out: Path, *args: str) -> dict:
 # -- the stopping rule ------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_rung_stops_at_the_first_game_at_which_the_precision_holds(tmp_path) -> None:
     config = duel_config(tmp_path, "  ladder: [random]\n  precision: 0.05\n  min_games: 10\n")
     data = run_balance(config, tmp_path / "out", "--no-plots")
@@ -66,6 +67,7 @@ def test_a_rung_stops_at_the_first_game_at_which_the_precision_holds(tmp_path) -
     assert 300 < rung["decisive"] < 420
 
 
+@pytest.mark.slow
 def test_a_rung_stops_at_max_games(tmp_path) -> None:
     config = duel_config(tmp_path, "  ladder: [random]\n  precision: 0.01\n  max_games: 50\n")
     data = run_balance(config, tmp_path / "out", "--no-plots")
@@ -129,6 +131,7 @@ def test_the_search_finds_the_fair_komi_and_confirms_it(tmp_path) -> None:
     assert values[:2] == [-20, 5]  # the ends first, then where the estimate is
 
 
+@pytest.mark.slow
 def test_no_value_in_the_range_evens_the_game(tmp_path) -> None:
     config = duel_config(
         tmp_path,
@@ -306,6 +309,7 @@ def test_a_one_player_game_has_no_balance(tmp_path) -> None:
     assert not (tmp_path / "o").exists()
 
 
+@pytest.mark.slow
 def test_an_existing_folder_is_not_overwritten_without_force(tmp_path) -> None:
     config = duel_config(tmp_path, "  ladder: [random]\n  precision: 0.2\n")
     run_balance(config, tmp_path / "out", "--no-plots")
@@ -338,6 +342,7 @@ def test_a_balance_config_without_a_ladder_climbs_the_default(tmp_path) -> None:
     assert config.balance.ladder == ("random", "greedy") and config.format == "self_play"
 
 
+@pytest.mark.slow
 def test_balance_json_is_recomputed_from_the_games_alone(tmp_path) -> None:
     from simcli.balancing.summary import build_balance
     from simcli.tournament.gamelog import read_records
@@ -351,3 +356,29 @@ def test_balance_json_is_recomputed_from_the_games_alone(tmp_path) -> None:
     again = build_balance(load_config(config), read_records(tmp_path / "out" / "games.jsonl"))
     assert json.loads(json.dumps(again)) == strip_seconds(data)
     assert len(data["tune"]["probes"]) >= 2 and len(data["skill_checks"]) == 1
+
+
+def test_a_rules_error_in_a_balance_game_exits_1(tmp_path) -> None:
+    (tmp_path / "broken.py").write_text(
+        "import sys\n"
+        f"sys.path.insert(0, {str(DATA)!r})\n"
+        "from shift_duel import DuelState, ShiftDuel\n\n"
+        "class BrokenState(DuelState):\n"
+        "    def apply(self, move):\n"
+        "        if self.moved == 1 and self.values[0] < 10:\n"
+        "            raise RuntimeError('a bug in the rules')\n"
+        "        super().apply(move)\n\n"
+        "class BrokenDuel(ShiftDuel):\n"
+        "    id = 'broken_duel'\n\n"
+        "    def new_state(self, players, options, setup):\n"
+        "        return BrokenState(self, options, list(setup['values']))\n"
+    )
+    config = write(
+        tmp_path,
+        "game: broken.py:BrokenDuel\nbalance: {ladder: [random], precision: 0.2}\n",
+    )
+    out = tmp_path / "out"
+    result = CliRunner().invoke(cli, ["balance", str(config), "--out", str(out), "-q"])
+    assert result.exit_code == 1, result.output
+    data = json.loads((out / "balance.json").read_text())
+    assert data["errors"] > 0 and "ended in an error of the rules" in result.output

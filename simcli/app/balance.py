@@ -53,8 +53,16 @@ class BalanceOutcome:
         return self.status == "interrupted"
 
     @property
+    def errors(self) -> int:
+        """Games that ended in an error of the rules (their tracebacks: parts/*/run.log)."""
+        return (self.balance or {}).get("errors", 0)
+
+    @property
     def exit_code(self) -> int:
-        return 130 if self.interrupted else 0
+        """0 done; 1 a game ended in an error of the rules; 130 interrupted."""
+        if self.interrupted:
+            return 130
+        return 1 if self.errors else 0
 
 
 def balance(

@@ -105,6 +105,7 @@ def build_balance(config: Config, records: Iterable[dict[str, Any]]) -> dict[str
         "options": config.options,
         "players": players,
         "precision": spec.precision,
+        "errors": sum(r["termination"] == "error" for _, recs in segments for r in recs),
         "rungs": rungs,
     }
     if spec.skill_check:

@@ -39,7 +39,8 @@ def balance(
     OUT/balance.json, OUT/balance.md and the standard report. Same config and seed, same
     games, for any --workers (a rung stopped by max_seconds excepted).
 
-    Exit codes: 0 done; 2 bad input; 130 interrupted (continue with --resume).
+    Exit codes: 0 done; 1 a game ended in an error of the rules; 2 bad input; 130
+    interrupted (continue with --resume).
     """
     import simcli
 
@@ -68,3 +69,10 @@ def balance(
             f"games: {outcome.out / 'games.jsonl'}; balance: {outcome.out / 'balance.json'}; "
             f"report: {outcome.out / 'balance.md'}"
         )
+    if outcome.errors:
+        click.echo(
+            f"{outcome.errors} game(s) ended in an error of the rules; tracebacks in "
+            f"{outcome.out / 'parts'}/*/run.log",
+            err=True,
+        )
+    raise SystemExit(outcome.exit_code)

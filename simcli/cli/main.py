@@ -63,12 +63,12 @@ def cli() -> None:
     """Headless tournaments and simulations for library-themed tabletop games.
 
     \b
-    simcli run configs/quickstart.yaml          play a tournament
+    simcli run configs/quickstart.yaml            play a tournament
     simcli balance configs/libraria-balance.yaml  seat balance by skill, fair komi
-    simcli replay results/quickstart --verify   re-play and check every logged game
-    simcli export results/quickstart > t.csv    one row per game and seat, for analysis
-    simcli list                                 games and strategies
-    simcli check-game path/to/rules.py:MyGame   check a game against the game contract
+    simcli replay results/quickstart --verify     re-play and check every logged game
+    simcli export results/quickstart > t.csv      one row per game and seat, for analysis
+    simcli list                                   games and strategies
+    simcli check-game path/to/rules.py:MyGame     check a game against the game contract
     """
 
 
