@@ -38,6 +38,7 @@ seed: 5
 """
 
 
+@pytest.mark.slow
 def test_every_recipe_runs(tmp_path, monkeypatch, play_config) -> None:
     pytest.importorskip("pandas")
     libraria = play_config(tmp_path / "lib", LIBRARIA)
@@ -78,6 +79,7 @@ seed: 3
 """
 
 
+@pytest.mark.slow
 def test_the_recipe_gives_the_reports_tables(tmp_path, play_config) -> None:
     """The first recipe recomputes the report's Strategies and Seat bias tables from
     ``simcli.load_run``: every figure equals the one in ``summary.json``."""

@@ -18,6 +18,7 @@ import random
 from typing import Any
 
 import pytest
+from slow_cases import slow_unless
 
 from simcli.game import CHANCE, IllegalMoveError, State
 from simcli.games import GAMES, get_game
@@ -147,7 +148,9 @@ def _assert_refused(state: State, move: Any, where: str) -> None:
     assert trial.snapshot() == before, f"{where}: refusing {move!r} changed the state"
 
 
-@pytest.mark.parametrize(("game_id", "players", "given"), CASES)
+@pytest.mark.parametrize(
+    ("game_id", "players", "given"), slow_unless(CASES, lambda game_id, *_: game_id == "libraria")
+)
 def test_refused_moves_leave_the_state_unchanged(
     game_id: str, players: int, given: dict[str, Any]
 ) -> None:

@@ -73,6 +73,7 @@ def test_bad_values_are_caught_by_validate_and_run(tmp_path, line, message):
         (None, "not a usable JSON value"),  # an index of 5001 digits
     ],
 )
+@pytest.mark.slow
 def test_unreasonable_log_lines_are_named_not_crashed_on(tmp_path, line, message):
     path = tmp_path / "c.yaml"
     path.write_text(BASE)

@@ -8,6 +8,7 @@ import json
 import random
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from simcli.cli.main import cli
@@ -38,6 +39,7 @@ def _run(tmp_path, text: str, *extra: str):
     return result, out
 
 
+@pytest.mark.slow
 def test_an_unseeded_strategy_is_named(tmp_path) -> None:
     saved = random.getstate()
     random.seed(20)  # the global generator the careless strategy draws from: fixed here
@@ -55,6 +57,7 @@ def test_an_unseeded_strategy_is_named(tmp_path) -> None:
     assert len((out / "games.jsonl").read_text().splitlines()) == 12
 
 
+@pytest.mark.slow
 def test_seeded_strategies_pass(tmp_path) -> None:
     text = CONFIG.replace(
         f"{{name: careless, use: '{DIAGNOSTICS}:GlobalRandom'}}",
@@ -69,6 +72,7 @@ def test_seeded_strategies_pass(tmp_path) -> None:
     assert bad.exit_code == 2
 
 
+@pytest.mark.slow
 def test_compare_names_the_seat_of_the_first_differing_move(tmp_path) -> None:
     text = CONFIG.replace(
         f"{{name: careless, use: '{DIAGNOSTICS}:GlobalRandom'}}",

@@ -8,6 +8,7 @@ import json
 from functools import cache
 
 import pytest
+from slow_cases import slow_unless
 
 import simcli
 from simcli.conformance import CheckReport, check_game
@@ -45,7 +46,9 @@ def _report(game_id: str, players: int) -> CheckReport:
     return check_game(game, players=[players], games=1, seed=1, every=every)
 
 
-@pytest.mark.parametrize(("game_id", "players"), CASES)
+@pytest.mark.parametrize(
+    ("game_id", "players"), slow_unless(CASES, lambda game_id, _: game_id not in LONG_GAMES)
+)
 def test_record_round_trip_and_replay(game_id: str, players: int) -> None:
     for index in range(GAMES_PER_CASE):
         record = simcli.play(game_id, "random", players=players, seed=7 + index, index=index)

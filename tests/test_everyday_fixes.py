@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from simcli.cli.main import cli
@@ -81,6 +82,7 @@ def test_quiet_progress_is_silent() -> None:
     assert stream.getvalue() == ""
 
 
+@pytest.mark.slow
 def test_a_run_logs_progress_lines_when_stderr_is_not_a_terminal(tmp_path) -> None:
     config = tmp_path / "c.yaml"
     config.write_text(

@@ -427,6 +427,7 @@ def test_config_is_plain_data_and_imports_neither_gate_nor_tournament() -> None:
     assert not [m for m in imported if m.startswith(("simcli.gating", "simcli.tournament"))]
 
 
+@pytest.mark.slow
 def test_asserts_are_judged_on_the_summary_in_memory(tmp_path, monkeypatch) -> None:
     """The run's schedule is built once, and the asserts never read summary.json back."""
     from simcli.tournament import schedule

@@ -67,6 +67,7 @@ def test_corrected_interval_covers_after_a_stop(true, seed) -> None:
     assert plain < covered  # measured plain: 0.898, 0.878, 0.935
 
 
+@pytest.mark.slow
 def test_sizing_reproduces_the_truncation_measured_by_simulation() -> None:
     # default bounds 0/10 at 30% draws with max_games 10000: the issue measured a pass
     # rate of 0.88 at elo1 and 7-8% undecided by simulation of the real test

@@ -69,6 +69,7 @@ def test_games_and_verdict_do_not_depend_on_workers_or_a_resume(tmp_path) -> Non
     assert _verdict(two) == _verdict(one)
 
 
+@pytest.mark.slow
 def test_options_that_do_not_apply_are_refused(tmp_path) -> None:
     path = _config(tmp_path)
     result = _gate(path, tmp_path / "o", "--games", "10")
@@ -107,6 +108,7 @@ def test_the_output_folder_is_named_once() -> None:
     assert str(gate_folder("results/x-gate")) == "results/x-gate"
 
 
+@pytest.mark.slow
 def test_validate_describes_the_sprt(tmp_path) -> None:
     result = CliRunner().invoke(cli, ["validate", str(_config(tmp_path))])
     assert result.exit_code == 0, result.output

@@ -275,17 +275,22 @@ STRATEGY_CASES: dict[str, dict[str, Any]] = {
     ),
 }
 
-#: Cases that take more than about half a second of CPU (the fast loop leaves them out).
+#: Cases that take a tenth of a second of CPU or more (the fast loop leaves them out).
 SLOW_STRATEGY_CASES = {
+    "adas_race",
     "adas_reply",
     "adas_reply-worst-infer",
     "bibliogamo_endgame",
+    "bibliogamo_planner",
     "bibliogamo_search",
     "bibliogamo_search-to-the-end",
     "ex_libris_endgame",
     "ex_libris_heuristic",
     "ismcts-adas-library-strategy-rollout",
+    "ismcts-bibliogamo",
     "ismcts-ex-libris",
+    "mcts-adas-library",
+    "mcts-libraria",
     "mcts-libraria-greedy-rollout",
     "rollout_search-adas-library",
     "rollout_search-bibliogamo",
@@ -294,8 +299,10 @@ SLOW_STRATEGY_CASES = {
 }
 CONFIGS = sorted((ROOT / "configs").glob("*.yaml"))
 SLOW_CONFIGS = {
+    "adas-library-balance",
     "adas-library-ladder",
     "adas-library-search",
+    "bibliogamo",
     "bibliogamo-ladder",
     "ex-libris-2p",
     "ex-libris-4p",

@@ -22,7 +22,7 @@ from simcli.tournament.clock import MoveTimeout, SignalClock
 BOTS = Path(__file__).resolve().parent / "data" / "hardening_bots.py"
 
 
-@pytest.mark.parametrize("workers", ["0", "2"])
+@pytest.mark.parametrize("workers", ["0", pytest.param("2", marks=pytest.mark.slow)])
 @pytest.mark.parametrize(
     "cls",
     [

@@ -53,6 +53,7 @@ def run(tmp_path: Path, attacker: str, *args: str) -> bytes:
         "RewriteViewGameSetup",  # the referee's game, reached through view.game
     ],
 )
+@pytest.mark.slow
 def test_a_strategy_rewriting_its_game_changes_no_other_game(tmp_path, attacker, workers):
     honest = run(tmp_path, "_Random", "--workers", workers)
     assert run(tmp_path, attacker, "--workers", workers) == honest

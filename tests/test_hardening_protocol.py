@@ -52,6 +52,7 @@ def test_a_longer_line_without_its_end_is_refused_as_before():
         pending(b"x" * (MAX_LINE + 1))._next_message("its move")
 
 
+@pytest.mark.slow
 def test_a_batch_of_requests_is_split_into_lines_within_the_limit():
     from simcli.tournament.strategy_process import _batch_lines
 

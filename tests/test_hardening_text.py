@@ -63,6 +63,7 @@ def test_safe_text_escapes_lone_surrogates_only():
 
 
 @pytest.mark.parametrize("workers", ["0", "2"])
+@pytest.mark.slow
 def test_an_exception_message_with_a_lone_surrogate_is_a_forfeit(tmp_path, workers):
     """The issue's example: the run ended with exit 70 and an empty games.jsonl."""
     code, output, out = run(tmp_path, config(bots("SurrogateError")), "--workers", workers)

@@ -47,6 +47,7 @@ def test_run_refuses_it_from_the_command_line_too_and_writes_nothing(tmp_path):
     assert not out.exists()
 
 
+@pytest.mark.slow
 def test_a_pool_larger_than_the_run_is_capped_with_a_notice(tmp_path):
     config = write(tmp_path)
     logs = []

@@ -21,6 +21,8 @@ from collections import deque
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parent.parent
 #: Import name -> folder (relative to the repository) of every package we check.
 DEFAULT_PACKAGES = {"simcli": "simcli", "strategies": "strategies"}
@@ -197,6 +199,7 @@ def describe_cycles(graph: Mapping[str, Mapping[str, int]], files: Mapping[str, 
 # ----------------------------------------------------------------------------- tests
 
 
+@pytest.mark.slow
 def test_no_import_cycles() -> None:
     roots = packages()
     assert "simcli" in roots
@@ -218,6 +221,7 @@ def _reachable(graph: Mapping[str, Iterable[str]], start: str) -> set[str]:
     return seen
 
 
+@pytest.mark.slow
 def test_the_record_format_and_the_config_stay_at_the_bottom() -> None:
     """The record format reads no schedule, game or config; the config is plain data."""
     graph = import_graph(packages())

@@ -42,6 +42,7 @@ def edit(out, change):
         ),
     ],
 )
+@pytest.mark.slow
 def test_repeated_and_foreign_lines_are_caught_by_every_reader(run, change, message):
     path, out = run
     edit(out, change)
@@ -68,6 +69,7 @@ def _cut_short(lines):
     lines[3] = json.dumps(record)
 
 
+@pytest.mark.slow
 def test_a_game_cut_short_and_relabelled_error_does_not_verify(run):
     path, out = run
     edit(out, _cut_short)
@@ -100,6 +102,7 @@ def _options_changed(lines):
     lines[7] = json.dumps(record)
 
 
+@pytest.mark.slow
 def test_a_line_of_another_run_is_caught_by_every_reader(run, other_run):
     # Before, a line of another run at its own index (it replays: it is a real game)
     # passed replay --verify and was counted by report and the statistics.
@@ -123,6 +126,7 @@ def test_a_line_of_another_run_is_caught_by_every_reader(run, other_run):
     assert invoke("replay", str(out), "--verify").exit_code == 0
 
 
+@pytest.mark.slow
 def test_a_log_without_its_run_json_is_read_without_the_schedule(run, other_run):
     path, out = run
     edit(out, _foreign(other_run, 5))
@@ -130,6 +134,7 @@ def test_a_log_without_its_run_json_is_read_without_the_schedule(run, other_run)
     assert invoke("replay", str(out), "--verify").exit_code == 0
 
 
+@pytest.mark.slow
 def test_a_run_json_whose_config_makes_no_schedule_is_named(run):
     path, out = run
     info = json.loads((out / "run.json").read_text())
@@ -170,6 +175,7 @@ def _first_move(value):
         (_set("detail", None), "'detail' must be an object"),
     ],
 )
+@pytest.mark.slow
 def test_records_of_the_wrong_types_are_named_by_every_reader(run, change, message):
     # Before, report counted these (a NaN score became "n/a"), replay listed them and
     # resume kept them.

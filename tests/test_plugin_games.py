@@ -49,6 +49,7 @@ def file_game(tmp_path: Path) -> Path:
     return config
 
 
+@pytest.mark.slow
 def test_a_game_from_a_file_runs_reports_and_replays(tmp_path, file_game) -> None:
     outs = {}
     for workers in ("0", "1"):
@@ -77,6 +78,7 @@ def test_a_game_from_a_file_runs_reports_and_replays(tmp_path, file_game) -> Non
     assert "ok — high_roll (from rules/high_roll.py:HighRoll), 3 players" in validate.output
 
 
+@pytest.mark.slow
 def test_changed_or_missing_rules_are_named(tmp_path, file_game) -> None:
     out = tmp_path / "out"
     assert invoke("run", str(file_game), "-q", "--no-plots", "--workers", "0", "--out", str(out))
@@ -153,6 +155,7 @@ def installed(tmp_path, monkeypatch):
         del sys.modules[name]
 
 
+@pytest.mark.slow
 def test_an_installed_game_and_strategy(tmp_path, installed) -> None:
     listed = invoke("list")
     assert listed.exit_code == 0
@@ -196,6 +199,7 @@ variants:
 """
 
 
+@pytest.mark.slow
 def test_a_rules_variant_beside_its_builtin_game(tmp_path) -> None:
     config = tmp_path / "v.yaml"
     config.write_text(VARIANT_CONFIG.format(rules=f"{EXAMPLES}/libraria_mouse.py:MouseMinusTwo"))

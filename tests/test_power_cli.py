@@ -66,6 +66,7 @@ workers: 1
 """
 
 
+@pytest.mark.slow
 def test_validate_and_run_state_power_and_time(tmp_path) -> None:
     path = tmp_path / "c.yaml"
     path.write_text(CONFIG)
@@ -115,6 +116,7 @@ def test_the_probe_cannot_harm_the_command(tmp_path) -> None:
     assert "timing probe" not in result.output
 
 
+@pytest.mark.slow
 def test_a_killed_command_leaves_no_probe_behind(tmp_path) -> None:
     """The timing probe plays in a forked child; killing the command (SIGKILL, which it
     cannot catch) while the probe is in a move that lasts a minute ends the probe too,

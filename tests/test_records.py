@@ -108,6 +108,7 @@ def log(played, tmp_path):
     return tmp_path / "out" / "games.jsonl"
 
 
+@pytest.mark.slow
 def test_one_reader_for_plain_gzip_and_folders(log) -> None:
     lines = log.read_bytes().splitlines(keepends=True)
     expected = [json.loads(x) for x in lines]
@@ -137,6 +138,7 @@ def test_bad_line_policy(log) -> None:
         list(read_log(log))
 
 
+@pytest.mark.slow
 def test_resume_stops_at_a_bad_line_in_the_middle(log) -> None:
     config = log.parent.parent / "c.yaml"
     lines = log.read_text().splitlines(keepends=True)

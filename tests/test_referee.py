@@ -111,6 +111,7 @@ def test_floats_and_bools_are_not_moves():
 
 
 @pytest.mark.parametrize("workers", [0, 2])
+@pytest.mark.slow
 def test_runs_finish_whatever_the_answer_objects_do(tmp_path, workers):
     """A sleeping ``__eq__`` with a 1 s move limit, and ``SystemExit``/``KeyboardInterrupt``
     raised from ``__eq__``/``__repr__``: every game is written and the run exits 0."""

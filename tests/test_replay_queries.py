@@ -252,12 +252,14 @@ def _closed_stdout_run(*args: str) -> subprocess.CompletedProcess:
         os.close(write_end)
 
 
+@pytest.mark.slow
 def test_closed_pipe_ends_quietly_with_exit_0(run_dir) -> None:
     result = _closed_stdout_run("replay", str(run_dir))
     assert result.returncode == 0, result.stderr
     assert result.stderr == b""
 
 
+@pytest.mark.slow
 def test_closed_pipe_with_help_and_json(run_dir) -> None:
     for args in (("--help",), ("replay", str(run_dir), "--format", "json")):
         result = _closed_stdout_run(*args)

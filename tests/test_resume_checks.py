@@ -42,6 +42,7 @@ def resume(path, out):
     return invoke("run", str(path), "--out", str(out), "--resume", "-q", "--no-plots")
 
 
+@pytest.mark.slow
 def test_an_untouched_prefix_resumes(half_run):
     path, out = half_run
     result = resume(path, out)
@@ -85,6 +86,7 @@ def test_a_kept_record_that_is_not_this_runs_game_stops_the_resume(
     assert len((out / "games.jsonl").read_text().splitlines()) == 4  # nothing was dropped
 
 
+@pytest.mark.slow
 def test_a_bad_line_mid_log_stops_the_resume_naming_the_choices(tmp_path, play_config):
     # Before, a garbage line in the middle made resume drop every good line after it
     # without a word. Now it stops (exit 2) naming the line and both ways out; with
@@ -114,6 +116,7 @@ def test_truncate_at_bad_line_needs_resume(tmp_path):
     assert result.exit_code == 2 and "goes with --resume" in result.output
 
 
+@pytest.mark.slow
 def test_a_run_killed_before_its_first_game_resumes_or_restarts(tmp_path, play_config):
     # A parent killed after writing run.json but before opening games.jsonl (found by the
     # chaos trials): --resume used to say "nothing to resume"; it now plays every game.

@@ -46,6 +46,7 @@ def run(tmp_path: Path, text: str, *args: str):
     return CliRunner().invoke(cli, ["run", str(path), "-q", "--no-plots", *args])
 
 
+@pytest.mark.slow
 def test_same_records_for_any_worker_count(tmp_path) -> None:
     outs = {}
     for workers in ("0", "1", "2"):
@@ -59,6 +60,7 @@ def test_same_records_for_any_worker_count(tmp_path) -> None:
     assert [json.loads(line)["index"] for line in lines] == list(range(30))
 
 
+@pytest.mark.slow
 def test_seed_changes_the_games(tmp_path) -> None:
     a, b = tmp_path / "a", tmp_path / "b"
     assert run(tmp_path, CONFIG, "--workers", "0", "--out", str(a)).exit_code == 0
@@ -66,6 +68,7 @@ def test_seed_changes_the_games(tmp_path) -> None:
     assert (a / "games.jsonl").read_bytes() != (b / "games.jsonl").read_bytes()
 
 
+@pytest.mark.slow
 def test_run_files_and_summary(tmp_path) -> None:
     out = tmp_path / "out"
     path = tmp_path / "c.yaml"
@@ -103,6 +106,7 @@ def test_run_files_and_summary(tmp_path) -> None:
     assert "verified 30 game(s): all match" in result.output
 
 
+@pytest.mark.slow
 def test_forfeits_are_recorded_and_the_run_goes_on(tmp_path) -> None:
     (tmp_path / "bad.py").write_text(BAD_STRATEGIES)
     text = CONFIG.replace("{name: greedy, use: greedy}", "{name: raiser, use: bad.py:Raiser}")
@@ -128,6 +132,7 @@ def test_forfeits_are_recorded_and_the_run_goes_on(tmp_path) -> None:
     assert verify.exit_code == 0, verify.output
 
 
+@pytest.mark.slow
 def test_a_bug_in_the_rules_is_an_error_and_exit_1(tmp_path, monkeypatch) -> None:
     from simcli.games import libraria
 
@@ -150,6 +155,7 @@ def test_a_bug_in_the_rules_is_an_error_and_exit_1(tmp_path, monkeypatch) -> Non
     assert "Traceback" in log_text and "ZeroDivisionError" in log_text
 
 
+@pytest.mark.slow
 def test_verify_names_game_ply_and_difference(tmp_path) -> None:
     out = tmp_path / "out"
     assert run(tmp_path, CONFIG, "--workers", "0", "--out", str(out)).exit_code == 0
@@ -167,6 +173,7 @@ def test_verify_names_game_ply_and_difference(tmp_path) -> None:
     assert "verified 30 game(s): 3 with mismatches" in result.output
 
 
+@pytest.mark.slow
 def test_replay_show_and_list(tmp_path) -> None:
     out = tmp_path / "out"
     assert run(tmp_path, CONFIG, "--workers", "0", "--out", str(out)).exit_code == 0
@@ -184,6 +191,7 @@ def test_list_command() -> None:
     assert "greedy" in result.output and "random" in result.output
 
 
+@pytest.mark.slow
 def test_records_match_the_json_schema(tmp_path) -> None:
     import jsonschema
 
@@ -222,6 +230,7 @@ def test_bench_command_prints_ratios() -> None:
     assert result.exit_code == 2 and "unknown game 'chess'" in result.output
 
 
+@pytest.mark.slow
 def test_verify_catches_tampered_terminations_and_bad_shapes(tmp_path) -> None:
     out = tmp_path / "out"
     assert run(tmp_path, CONFIG, "--workers", "0", "--out", str(out)).exit_code == 0

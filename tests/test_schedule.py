@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from simcli.configfile import load_config
 from simcli.tournament.schedule import build_schedule
 
@@ -64,6 +66,7 @@ def test_variants_are_groups_with_their_own_seeds() -> None:
     assert len({x.seed for x in specs}) == 4
 
 
+@pytest.mark.slow
 def test_solo_strategies_see_identical_setups_for_the_same_seed() -> None:
     from simcli.games import get_game
     from simcli.tournament.play import play_game

@@ -65,6 +65,7 @@ def records(tmp_path: Path) -> list[dict]:
 
 
 @pytest.mark.parametrize("workers", ["0", "2"])
+@pytest.mark.slow
 def test_tracebacks_in_run_log_and_the_first_of_each_kind_on_screen(tmp_path, workers) -> None:
     result = run(tmp_path, CONFIG, "-v", "--workers", workers)
     assert result.exit_code == 0, result.output
@@ -84,6 +85,7 @@ def test_tracebacks_in_run_log_and_the_first_of_each_kind_on_screen(tmp_path, wo
     assert "further forfeits of this kind: run.log only" in result.stderr
 
 
+@pytest.mark.slow
 def test_without_verbose_no_traceback_on_screen(tmp_path) -> None:
     result = run(tmp_path, CONFIG, "--workers", "0")
     assert result.exit_code == 0, result.output
@@ -116,6 +118,7 @@ def test_no_forfeits_assertion_fails_a_run_with_forfeits(tmp_path) -> None:
     assert "FAIL         no_forfeits: 4 game(s) forfeited: raiser exception 4" in result.stdout
 
 
+@pytest.mark.slow
 def test_no_forfeits_assertion_passes_without_forfeits(tmp_path) -> None:
     text = CONFIG.replace("bad.py:Raiser", "greedy") + "asserts:\n  - {no_forfeits: true}\n"
     result = run(tmp_path, text, "--workers", "0")

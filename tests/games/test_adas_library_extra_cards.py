@@ -134,7 +134,7 @@ def test_the_option_is_checked_and_left_out_at_its_default() -> None:
         GAME.resolve_options({"components": components, "extra_cards": 1})
 
 
-@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("players", [2, pytest.param(4, marks=pytest.mark.slow)])
 def test_records_with_extra_cards_replay_and_records_without_are_unchanged(players) -> None:
     factories = {"heuristic": AdasHeuristic, "random": RandomStrategy}
     seats = ["heuristic", "random"] * (players // 2)

@@ -150,6 +150,7 @@ def test_determinize_deals_the_unseen_cards(players: int) -> None:
 # -- records ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_record_keeps_reshuffles_as_chance_events_and_replays() -> None:
     factories = {"random": RandomStrategy}
     record = play_game(GAME, OPTIONS, 0, 5, ["random", "random"], factories)
@@ -264,6 +265,7 @@ def test_greedy_uses_the_books_out_of_order() -> None:
     assert GAME.evaluate(state, 0) == 100.0 and GAME.evaluate(state, 1) == -100.0
 
 
+@pytest.mark.slow
 def test_heuristic_beats_random_in_a_short_seeded_match() -> None:
     factories = {"h": AdasHeuristic, "r": RandomStrategy}
     wins = 0

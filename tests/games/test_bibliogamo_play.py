@@ -116,7 +116,13 @@ def _setup(seed: int) -> dict:
     return GAME.sample_setup(1, GAME.resolve_options({}), random.Random(seed))
 
 
-@pytest.mark.parametrize("use", ["random", "greedy", "bibliogamo_planner"])
+@pytest.mark.parametrize(
+    "use",
+    [
+        "random",
+        *(pytest.param(u, marks=pytest.mark.slow) for u in ("greedy", "bibliogamo_planner")),
+    ],
+)
 def test_strategies_play_whole_games_through_the_runner(use: str) -> None:
     cls = load_strategy_class(use)
     options = GAME.resolve_options({})
@@ -126,6 +132,7 @@ def test_strategies_play_whole_games_through_the_runner(use: str) -> None:
     assert record["scores"][0] >= 0
 
 
+@pytest.mark.slow
 def test_planner_is_registered_and_deterministic() -> None:
     assert BUILTIN["bibliogamo_planner"] == "simcli_strategies.bibliogamo_planner:BibliogamoPlanner"
     options = GAME.resolve_options({})

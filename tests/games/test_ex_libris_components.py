@@ -46,6 +46,7 @@ def test_book_totals() -> None:
         assert b.of == by_letter[b.letter] and 1 <= b.number <= b.of
 
 
+@pytest.mark.slow
 def test_location_and_library_totals() -> None:
     comps = load_components()
     assert len(comps.locations) == 18
@@ -108,6 +109,7 @@ def test_book_loader_errors_name_file_entry_and_problem(tmp_path: Path) -> None:
         load_books(path)
 
 
+@pytest.mark.slow
 def test_location_loader_errors(tmp_path: Path) -> None:
     data = _builtin("locations_file")
     data["tiles"][3]["effect"] = [{"teleport": 1}]
@@ -166,6 +168,7 @@ def test_library_reconstruction_flags(tmp_path: Path) -> None:
         load_libraries(path)
 
 
+@pytest.mark.slow
 def test_replacement_file_through_option(tmp_path: Path) -> None:
     game = get_game("ex_libris")
     data = _builtin("locations_file")

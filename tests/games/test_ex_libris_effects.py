@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from simcli.game import CHANCE
 from simcli.games import get_game
 from simcli.games.ex_libris.state import ExLibrisState
@@ -288,6 +290,7 @@ def test_closed_spaces_by_player_count() -> None:
     assert state.loc(state.comps.location_index(3)).open_spaces(4) == 2
 
 
+@pytest.mark.slow
 def test_random_games_with_every_tile_first() -> None:
     # smoke: each tile first in the stack, seeded random play to the end
     for tile in range(2, 19):

@@ -60,6 +60,7 @@ def test_heuristic_plays_the_advanced_game_and_four_players() -> None:
     assert set(outcome.winners) <= {0, 2}
 
 
+@pytest.mark.slow
 def test_greedy_plays_a_game() -> None:
     outcome = play(2, 2, [GreedyStrategy, RandomStrategy])
     assert outcome.winners == (0,)
@@ -108,6 +109,7 @@ def test_heuristic_flips_a_card_that_breaks_the_order() -> None:
 
 
 @pytest.mark.parametrize("mode, players, seed", [("beginner", 2, 3), ("advanced", 3, 5)])
+@pytest.mark.slow
 def test_shelving_values_with_one_card_added_equal_the_full_computation(
     mode: str, players: int, seed: int
 ) -> None:

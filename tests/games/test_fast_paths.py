@@ -13,6 +13,7 @@ import random
 import sys
 
 import pytest
+from slow_cases import slow_unless
 
 from simcli.game import CHANCE, TERMINAL
 from simcli.games import get_game
@@ -63,7 +64,10 @@ def random_game(game_id: str, players: int, options: dict, seed: int):
     raise AssertionError("the random game did not end")
 
 
-@pytest.mark.parametrize(("game_id", "players", "options"), CASES)
+@pytest.mark.parametrize(
+    ("game_id", "players", "options"),
+    slow_unless(CASES, lambda game_id, *_: game_id == "libraria"),
+)
 def test_trusted_apply_equals_validated_apply(game_id, players, options) -> None:
     for seed in (1, 2):
         plies = 0
@@ -113,7 +117,10 @@ def test_random_legal_move_is_the_drawn_legal_move(game_id, players, options) ->
         assert state.legal_moves() == moves
 
 
-@pytest.mark.parametrize(("game_id", "players", "options"), CASES)
+@pytest.mark.parametrize(
+    ("game_id", "players", "options"),
+    slow_unless(CASES, lambda game_id, *_: game_id != "adas_library"),
+)
 def test_incremental_legal_moves_equal_a_rebuilt_position(game_id, players, options) -> None:
     for seed in (3, 4):
         for game, opts, state in random_game(game_id, players, options, seed):
@@ -223,6 +230,7 @@ def test_libraria_scoring_tables_match_the_rule_for_any_tile_value() -> None:
         assert score_board(tiles, partial) == by_rule(tiles, partial)
 
 
+@pytest.mark.slow
 def test_adas_legal_moves_are_exactly_the_moves_apply_accepts() -> None:
     """Every candidate use of every card in hand (each position, each direction), tried
     with the checked ``apply`` on a copy: the accepted ones are exactly the legal moves
@@ -275,6 +283,7 @@ def test_the_referee_never_takes_the_trusted_path(game_id, players, options, mon
     assert record["termination"] in ("normal", "move_limit"), record.get("detail")
 
 
+@pytest.mark.slow
 def test_adas_play_tables_equal_a_scan_of_the_row() -> None:
     """The plays looked up by a row's boundary key (tables built once per row length,
     blocks of several cards kept as met) are those the scan of the row finds, for rows
@@ -353,6 +362,7 @@ def adas_scan(state) -> list:
 @pytest.mark.parametrize(
     ("players", "options"), [(2, {}), (4, {}), (4, {"exchange_partner": "diagonal"})]
 )
+@pytest.mark.slow
 def test_adas_legal_moves_equal_a_scan_at_every_ply(players, options) -> None:
     """At every ply of random games (trusted moves), the legal moves, in order, are the
     plain scan's; a move list handed out is a fresh copy (changing it, or a move in it,

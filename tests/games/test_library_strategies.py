@@ -134,6 +134,7 @@ def test_heuristic_beats_random_and_greedy_from_both_seats(opponent: type) -> No
             assert play(2, players, seed).winner == seat
 
 
+@pytest.mark.slow
 def test_heuristic_plays_four_player_games_and_options() -> None:
     lineup = [LibraryHeuristicStrategy(), GreedyStrategy(), RandomStrategy(), RandomStrategy()]
     final = play(4, lineup, 3, max_turns=80)

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from slow_cases import slow_unless
 
 from simcli.frozen import FrozenDict, FrozenList, freeze
 from simcli.game import CHANCE, Game, IllegalMoveError, State
@@ -149,7 +150,9 @@ def assert_same_future(original: State, rebuilt: State, seed: int) -> None:
         assert b.legal_moves() == a.legal_moves()
 
 
-@pytest.mark.parametrize(("game_id", "players", "given"), PARAMS)
+@pytest.mark.parametrize(
+    ("game_id", "players", "given"), slow_unless(PARAMS, lambda game_id, *_: game_id == "libraria")
+)
 def test_rebuilt_states_and_views_behave_like_the_originals(
     game_id: str, players: int, given: dict[str, Any]
 ) -> None:

@@ -103,6 +103,7 @@ def test_the_command_prints_and_refuses(tmp_path):
     assert "not comparable" in result.output
 
 
+@pytest.mark.slow
 def test_calibration_by_simulation():
     """Known truth: both runs have win probability 0.4 (no difference) or 0.4 vs 0.55.
     The 95% interval covers the true difference in 93-97.5% of 1000 seeded replications,

@@ -53,6 +53,7 @@ def sweep():
     return build_summary(recs, natural=False)
 
 
+@pytest.mark.slow
 def test_every_plot_of_a_sweep_fits_its_figure(sweep):
     figs = _figures(sweep)
     assert set(figs) == {
@@ -95,6 +96,7 @@ def test_score_distributions_overlay_seats_and_strategies_on_one_scale(sweep):
     plots._plt().close(fig)
 
 
+@pytest.mark.slow
 def test_plots_only_when_they_have_something_to_show():
     one = build_summary(self_play("G", 40), natural=False)  # one strategy, two seats
     assert set(_figures(one)) == {"seat_balance.png", "score_distributions.png"}

@@ -183,6 +183,7 @@ def test_solo_two_strategies_report(tmp_path):
     assert "Wilcoxon signed-rank test" in out["md"]
 
 
+@pytest.mark.slow
 def test_four_players_with_rotations(tmp_path):
     rng = np.random.default_rng(3)
     names = ["a", "b", "c", "d"]
@@ -202,6 +203,7 @@ def test_four_players_with_rotations(tmp_path):
     assert "finishing ahead" in out["md"]
 
 
+@pytest.mark.slow
 def test_report_text_sentences_and_correction(tmp_path):
     recs = two_player_round_robin(
         {"A": 0.0, "B": -0.4, "C": -0.8}, 100, seat_advantage=0.25, rng=np.random.default_rng(9)

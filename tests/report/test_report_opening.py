@@ -93,6 +93,7 @@ def test_a_two_strategy_run_opens_with_the_score_line() -> None:
     assert "player (seat" in lines[8]  # then the seats
 
 
+@pytest.mark.slow
 def test_the_docs_example_is_the_scripts_output() -> None:
     """docs/statistics.md's example report is studies/calibration/example_report.py's
     output, shortened where it says ``...``: every other line, in order."""

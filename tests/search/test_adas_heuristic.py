@@ -65,6 +65,7 @@ def reference_scores(h: AdasHeuristic, state, moves) -> list[float]:
 
 
 @pytest.mark.parametrize(("players", "spite"), [(2, 0.5), (2, 0.3), (4, 0.5)])
+@pytest.mark.slow
 def test_scores_match_the_formula_with_and_without_a_memo(players, spite):
     game = get_game("adas_library")
     opts = game.resolve_options({})

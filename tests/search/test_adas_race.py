@@ -65,6 +65,7 @@ def test_four_players_same_view_same_choice():
     assert picks[0] == picks[1]
 
 
+@pytest.mark.slow
 def test_never_touches_the_chance_rng_or_the_global_random(monkeypatch):
     """A whole game against the heuristic: no decision changes the driver's chance RNG
     or the true state, and the global generator is never called."""
@@ -85,6 +86,7 @@ def test_never_touches_the_chance_rng_or_the_global_random(monkeypatch):
     assert searched > 0
 
 
+@pytest.mark.slow
 def test_takes_an_immediate_win():
     for game, state, wins in adas_positions_with_a_win(4):
         seat = state.current_player
@@ -116,6 +118,7 @@ def test_planner_counts_own_turns():
     assert planner.score((0, 1, 2), master) == 0
 
 
+@pytest.mark.slow
 def test_planner_memo_does_not_change_plans():
     """One planner reused for many plans (its numbered rows and memoised plays shared, as
     in a decision) gives every plan a fresh planner gives: up to 60 positions of seeded

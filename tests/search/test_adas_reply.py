@@ -24,6 +24,7 @@ from simcli_strategies.search_common import first_best, paired_pick
 SMALL = {"samples": 3, "candidates": 4, "depth": 2, "beam": 3}
 
 
+@pytest.mark.slow
 def test_same_seed_same_choice_and_values():
     game, state = two_player_state(seed=8, decisions=2)
     seat = state.current_player
@@ -39,6 +40,7 @@ def test_same_seed_same_choice_and_values():
 @pytest.mark.parametrize(
     "params", [{"reply": "heuristic"}, {"reply": "worst"}, {"extra": 3, "finalists": 2}]
 )
+@pytest.mark.slow
 def test_other_true_hidden_cards_same_choice(params):
     """Another true state with the same view (the opponent's hand and the draw pile
     re-dealt) gives exactly the same decision and candidate values."""
@@ -49,6 +51,7 @@ def test_other_true_hidden_cards_same_choice(params):
 
 
 @pytest.mark.parametrize("params", [{"infer": 0}, {"infer": 3}, {"infer": 3, "extra": 2}])
+@pytest.mark.slow
 def test_never_touches_the_chance_rng_or_the_global_random(monkeypatch, params):
     """A whole game against the heuristic: no decision changes the driver's chance RNG
     or the true state, and the global generator is never called."""
@@ -83,6 +86,7 @@ def test_four_players_plays_the_heuristic_move():
     assert not s.last_values
 
 
+@pytest.mark.slow
 def test_takes_an_immediate_win():
     for game, state, wins in adas_positions_with_a_win(4):
         seat = state.current_player
@@ -90,6 +94,7 @@ def test_takes_an_immediate_win():
         assert s.choose(state.view(seat), state.legal_moves()) in wins
 
 
+@pytest.mark.slow
 def test_inferred_hands_explain_the_opponents_last_move():
     """With ``infer``, every determinisation kept for a decision gives the opponent a hand
     (before its last move: the dealt hand minus its last card, plus the card it played)
@@ -185,6 +190,7 @@ def test_the_reply_changes_the_choice():
     assert reply.last_values[tuple(move)] > 2 * -0.5
 
 
+@pytest.mark.slow
 def test_extra_determinisations_judge_the_finalists_again():
     """``extra``: the first round is the plain search's (the same draws of the strategy's
     RNG come first), then the heuristic's own move (candidate 0) and the ``finalists - 1``
@@ -221,6 +227,7 @@ def test_extra_determinisations_judge_the_finalists_again():
         assert value != pytest.approx(plain_two.last_values[key])
 
 
+@pytest.mark.slow
 def test_last_accepted_counts_the_fitting_deals_of_both_rounds():
     """With ``infer`` and ``extra``, ``last_accepted`` counts the determinisations that fit
     the opponent's last move in both rounds: never more than ``samples + extra`` (3 + 2),
@@ -291,6 +298,7 @@ def test_paired_pick_needs_evidence_to_leave_the_heuristic_move():
     assert paired_pick([base], 2.0) == 0
 
 
+@pytest.mark.slow
 def test_z_keeps_the_values_and_plays_the_heuristic_move_without_evidence():
     """``z`` changes only which candidate is played: the same determinisations and
     candidate values as without it; an unreachable ``z`` plays the heuristic's top-scored

@@ -47,6 +47,7 @@ def values(strategy: BibliogamoEndgame) -> list:
     return sorted((k, round(v, 9)) for k, v in strategy.last_values.items())
 
 
+@pytest.mark.slow
 def test_same_seed_same_choice_and_values():
     game, state = late_state(seed=8)
     runs = []
@@ -60,6 +61,7 @@ def test_same_seed_same_choice_and_values():
     assert runs[0][1] != runs[2][1]  # another seed, other deck orders
 
 
+@pytest.mark.slow
 def test_other_true_deck_order_same_choice():
     """Another true deck order behind the same view: the same move and candidate values."""
     game, state = late_state(seed=4)
@@ -68,6 +70,7 @@ def test_other_true_deck_order_same_choice():
     assert picks[0][1]
 
 
+@pytest.mark.slow
 def test_never_touches_the_chance_rng_or_the_global_random(monkeypatch):
     """A whole game (the search acts from day 37): no draw from the driver's chance RNG or
     the global generator."""
@@ -79,6 +82,7 @@ def test_never_touches_the_chance_rng_or_the_global_random(monkeypatch):
     assert any(searched)
 
 
+@pytest.mark.slow
 def test_the_planner_before_from_day_and_the_candidates():
     game, state = late_state(seed=8, day=36, step="walk")
     view, moves = state.view(0), state.legal_moves()

@@ -45,6 +45,7 @@ def values(strategy: BibliogamoSearch) -> list:
     return sorted((k, round(v, 9)) for k, v in strategy.last_values.items())
 
 
+@pytest.mark.slow
 def test_same_seed_same_choice_and_values():
     game, state = hire_state(seed=8)
     runs = []
@@ -64,6 +65,7 @@ def test_other_true_deck_order_same_choice():
     assert picks[0][1]
 
 
+@pytest.mark.slow
 def test_never_touches_the_chance_rng_or_the_global_random(monkeypatch):
     searched = []
     player = BibliogamoSearch(**{**SMALL, "samples": 1})
@@ -88,6 +90,7 @@ def test_plays_the_best_valued_candidate_and_keep_favours_the_planner():
     assert kept.choose(view.clone(), moves) == planner_move
 
 
+@pytest.mark.slow
 def test_overrules_the_planner_somewhere_and_plays_it_elsewhere():
     """Over one seeded game the search departs from the planner's hire at least once (it
     is not a copy of the planner), and every non-hire decision is the planner's."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from global_random import play_checking_chance, refuse_global_random
 from test_ismcts import picks_for_two_true_states, started
 
@@ -74,6 +75,7 @@ def test_heuristic_moves_until_the_end_is_near():
     assert player.searched
 
 
+@pytest.mark.slow
 def test_placement_candidates_are_the_heuristic_move_and_other_kinds():
     game, state = final_round_placement()
     seat = state.current_player
@@ -89,6 +91,7 @@ def test_placement_candidates_are_the_heuristic_move_and_other_kinds():
     assert len(set(kinds)) == len(kinds)  # at most one home shelving, one per location
 
 
+@pytest.mark.slow
 def test_same_seed_same_choice_and_values():
     game, state = final_round_placement()
     seat = state.current_player
@@ -101,6 +104,7 @@ def test_same_seed_same_choice_and_values():
     assert runs[0][1] != runs[2][1]  # another seed, other determinisations
 
 
+@pytest.mark.slow
 def test_other_true_hidden_cards_same_choice():
     game, state = final_round_placement(seed=4)
     picks = picks_for_two_true_states(game, state, search, values)
@@ -132,6 +136,7 @@ def test_takes_an_immediate_win_without_continuations():
     assert player.searched and not player.last_values
 
 
+@pytest.mark.slow
 def test_never_touches_the_chance_rng_or_the_global_random(monkeypatch):
     """From the final round to the end: every decision leaves the driver's chance RNG as
     it was, and the global generator is never called."""

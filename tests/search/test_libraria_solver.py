@@ -96,6 +96,7 @@ def test_solver_equals_brute_force_on_random_endgames(objective):
     assert max(e for _, e, _ in CASES) == 10
 
 
+@pytest.mark.slow
 def test_transposition_table_kept_between_solves_stays_exact():
     searcher = Searcher()
     for seed in range(8):
@@ -135,6 +136,7 @@ def opponent_errors(after, seat, value):
     return better
 
 
+@pytest.mark.slow
 def test_strategy_endgame_moves_keep_the_value_and_swindle():
     swindles = 0
     for seed in range(8):
@@ -158,6 +160,7 @@ def test_strategy_endgame_moves_keep_the_value_and_swindle():
     assert swindles >= 2
 
 
+@pytest.mark.slow
 def test_strategy_lost_beyond_swindle_range_loses_by_the_least_margin():
     checked = 0
     for seed in range(40):
@@ -179,6 +182,7 @@ def test_strategy_lost_beyond_swindle_range_loses_by_the_least_margin():
     assert checked == 3
 
 
+@pytest.mark.slow
 def test_full_games_legal_and_reproducible():
     def game(seed, opening):
         opts = GAME.resolve_options({"opening": opening})
@@ -264,6 +268,7 @@ def test_registered_and_params():
     )
 
 
+@pytest.mark.slow
 def test_solver_never_uses_the_global_random(monkeypatch):
     refuse_global_random(monkeypatch)
     opts = GAME.resolve_options({})

@@ -7,6 +7,7 @@ import random
 
 import pytest
 from global_random import refuse_global_random
+from slow_cases import slow_unless
 
 from simcli.game import CHANCE, TERMINAL
 from simcli.games import GAMES, get_game
@@ -160,6 +161,7 @@ def test_sphere_game_takes_the_one_move_win(decisive):
 
 
 @pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.slow
 def test_sphere_game_blocks_the_one_move_loss(seed):
     # plates on d5, d6, d7 above the sphere: seat 1 threatens "S up" onto its entrance
     game, state = library_position({17: 0, 10: 0, 3: 0})
@@ -175,6 +177,7 @@ def test_sphere_game_blocks_the_one_move_loss(seed):
     assert immediate_wins(after, 1) == [], f"{move} leaves seat 1 a winning move"
 
 
+@pytest.mark.slow
 def test_sphere_game_four_players_blocks_the_next_seat():
     # four seats: seat 1 (next to move after seat 0) threatens "S up"
     game, state = library_position({17: 2, 10: 2, 3: 2}, players=4)
@@ -231,6 +234,7 @@ def no_global_random(monkeypatch):
     refuse_global_random(monkeypatch)
 
 
+@pytest.mark.slow
 def test_never_touches_the_chance_rng_or_the_global_random(no_global_random):
     """Ada's Library has chance turns (reshuffles); the driver's chance RNG state must be
     the same before and after every decision of the search strategies."""
@@ -262,7 +266,9 @@ def test_libraria_search_without_global_random(no_global_random):
 # -- every registered game, parameters -----------------------------------------------------------
 
 
-@pytest.mark.parametrize("game_id", sorted(GAMES))
+@pytest.mark.parametrize(
+    "game_id", slow_unless(sorted(GAMES), lambda game_id: game_id != "ex_libris")
+)
 def test_plays_legal_moves_in_every_registered_game(game_id):
     game = get_game(game_id)
     for players in sorted({min(game.player_counts), max(game.player_counts)}):

@@ -49,6 +49,7 @@ def decision_state(game_id: str, seed: int, decisions: int):
 
 
 @pytest.mark.parametrize("game_id", sorted(HEURISTIC))
+@pytest.mark.slow
 def test_same_seed_same_choice_and_values(game_id):
     game, state = decision_state(game_id, seed=8, decisions=2)
     seat = state.current_player
@@ -61,7 +62,13 @@ def test_same_seed_same_choice_and_values(game_id):
     assert runs[0][1] != runs[2][1]  # another seed, other samples
 
 
-@pytest.mark.parametrize("game_id", sorted(HEURISTIC))
+@pytest.mark.parametrize(
+    "game_id",
+    [
+        pytest.param(g, marks=pytest.mark.slow) if g == "adas_library" else g
+        for g in sorted(HEURISTIC)
+    ],
+)
 def test_other_true_hidden_cards_same_choice(game_id):
     """Another true state with the same view (its hidden parts re-dealt) gives exactly the
     same decision and the same candidate values."""
@@ -71,6 +78,7 @@ def test_other_true_hidden_cards_same_choice(game_id):
     assert picks[0][1]
 
 
+@pytest.mark.slow
 def test_never_touches_the_chance_rng_or_the_global_random(monkeypatch):
     """Bibliogamo has chance turns inside the rollouts and a hidden deck: the driver's
     chance RNG is unchanged by every decision and the global generator is never called."""

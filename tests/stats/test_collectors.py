@@ -5,6 +5,7 @@ import os
 import subprocess
 import sys
 
+import pytest
 from synth_records import make_record
 
 from simcli.stats.aggregate import (
@@ -120,6 +121,7 @@ print(repr(fit.ratings), repr(fit.seat_effects))
 """
 
 
+@pytest.mark.slow
 def test_rating_fit_does_not_depend_on_string_hashing():
     """The fit's prior games used to be added in set order, which changes with the
     process's hash seed (and the ratings with it, in the last digits)."""

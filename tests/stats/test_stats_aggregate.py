@@ -251,6 +251,7 @@ def test_mixed_games_in_one_log_rejected():
         agg.add(make_record(("A", "B"), [0], [1, 0], game="other"))
 
 
+@pytest.mark.slow
 def test_seat_effect_found_only_when_present():
     rng = np.random.default_rng(8)
     strengths = {"A": 0.0, "B": -0.5, "C": -1.0}
@@ -273,6 +274,7 @@ def test_seat_effect_found_only_when_present():
     assert ratings["C"]["low"] < -400 / np.log(10) < ratings["C"]["high"]
 
 
+@pytest.mark.slow
 def test_variants_are_groups_with_homogeneity_test():
     rng = np.random.default_rng(12)
     recs = []
@@ -381,6 +383,7 @@ def _random_log(draw, st):
     return records
 
 
+@pytest.mark.slow
 def test_invariants_on_random_logs():
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
@@ -435,6 +438,7 @@ def test_solo_pairing_spills_to_disk_with_identical_results():
     assert any("disk store" in n for n in spilled["notes"])
 
 
+@pytest.mark.slow
 def test_headline_is_the_stratified_test_when_games_are_not_paired():
     recs = two_player_round_robin(
         {"A": 0.0, "B": -2.4, "C": -4.1}, 150, seat_advantage=0.4, rng=np.random.default_rng(3)

@@ -49,6 +49,7 @@ def test_seat_test_power_matches_binomial_power():
     assert abs(rate - expected) <= 0.05, (rate, expected)
 
 
+@pytest.mark.slow
 def test_pair_sign_test_size_without_seat_effect():
     rng = np.random.default_rng(99)
     pairs = 150
@@ -68,6 +69,7 @@ def test_wilson_interval_coverage(p_true, n):
     assert 0.93 <= coverage <= 0.97, coverage
 
 
+@pytest.mark.slow
 def test_t_interval_coverage_for_mean_points():
     rng = np.random.default_rng(3)
     size = 40

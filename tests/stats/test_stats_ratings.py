@@ -127,6 +127,7 @@ def test_all_draws_and_all_wins_are_stated_not_infinite():
     assert math.isfinite(fit.ties[0]["delta"])
 
 
+@pytest.mark.slow
 def test_plackett_luce_recovers_strengths_and_seat_effects():
     rng = np.random.default_rng(11)
     strength = np.array([0.0, -0.4, -0.8, -1.2])
