@@ -6,6 +6,14 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
+# imported here, not in the tests: the first import of scipy would count against the CPU
+# limit of whichever test made it
+from click.testing import CliRunner
+
+from simcli.cli.main import cli
+from simcli.gating import verdict as _verdict  # noqa: F401
+from simcli.gating.estimate import corrected_estimate as _corrected  # noqa: F401
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -29,9 +37,6 @@ def test_export_to_stdout_does_not_use_clicks_deprecated_stream(monkeypatch, tmp
     import json
 
     import click
-    from click.testing import CliRunner
-
-    from simcli.cli.main import cli
 
     def deprecated(*_args, **_kwargs):
         raise AssertionError("click.get_text_stream is deprecated (Click 9)")
@@ -80,9 +85,6 @@ def test_no_elo_of_minus_zero_plus_minus_zero_without_data() -> None:
     import json
     from types import SimpleNamespace
 
-    from click.testing import CliRunner
-
-    from simcli.cli.main import cli
     from simcli.gating.spec import GateSpec
     from simcli.gating.sprt import sprt
     from simcli.gating.verdict import summarize
@@ -117,9 +119,6 @@ def test_no_elo_of_minus_zero_plus_minus_zero_without_data() -> None:
 
 
 def test_gate_help_names_its_own_folder_and_what_quiet_keeps() -> None:
-    from click.testing import CliRunner
-
-    from simcli.cli.main import cli
 
     text = " ".join(CliRunner().invoke(cli, ["gate", "--help"]).output.split())
     assert "results/<name>-gate" in text
@@ -127,3 +126,23 @@ def test_gate_help_names_its_own_folder_and_what_quiet_keeps() -> None:
     assert "the counts, Elo and verdict lines are still printed" in text
     run = " ".join(CliRunner().invoke(cli, ["run", "--help"]).output.split())
     assert "results/<name>)" in run and "-gate" not in run
+
+
+def test_the_run_time_estimate_counts_only_the_cpus_other_jobs_leave_free(monkeypatch) -> None:
+    """The README's quickstart was estimated at 5 s on 2 processes and took 16.8 s: the
+    machine was busy, and two workers there play no faster than one."""
+    import os
+    from types import SimpleNamespace
+
+    from simcli.tournament import probe
+
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    config = SimpleNamespace(workers=2)
+    for load, parallel in ((0.0, 2), (0.4, 2), (1.0, 1), (15.2, 1)):
+        monkeypatch.setattr(os, "getloadavg", lambda load=load: (load, load, load))
+        assert probe.parallelism(config) == parallel, load
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.0, 0.0, 0.0))
+    assert probe.parallelism(SimpleNamespace(workers=8)) == 2
+    assert probe.parallelism(SimpleNamespace(workers=1)) == 1
+    # 10 ms a game: 3000 games take 30 s on the one free CPU, not 15 s
+    assert probe.Probe(3, 0.03).estimate(3000, 1) == 30.0

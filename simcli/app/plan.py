@@ -3,6 +3,8 @@ games can detect and the estimated run time (from a short timing probe)."""
 
 from __future__ import annotations
 
+import os
+
 from simcli.config import Config
 from simcli.tournament.schedule import PairedSchedule, Schedule
 
@@ -59,10 +61,14 @@ def time_line(
     if config.executor != "local":
         return f"{head} here; the run time depends on the {config.executor} cluster"
     parallel = parallelism(config)
+    busy = ""
+    cpus = os.cpu_count() or 1
+    if parallel < min(config.workers, cpus):
+        busy = f" (other jobs leave {parallel} of {cpus} CPUs free)"
     return (
         f"{head}; estimated run time about "
         f"{duration(result.estimate(games, parallel))} for {games} games on {parallel} "
-        f"process(es)"
+        f"process(es){busy}"
     )
 
 

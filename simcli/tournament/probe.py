@@ -35,9 +35,22 @@ class Probe:
         return self.per_game * games / max(parallel, 1)
 
 
+def free_cpus() -> int:
+    """CPUs that other processes leave free: the CPU count less the load average of the
+    last minute (at least one). On a machine other jobs keep busy, two workers play no
+    faster than one, and an estimate over every CPU was three times too short."""
+    cpus = os.cpu_count() or 1
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):  # not on every platform
+        load = 0.0
+    return max(1, min(cpus, int(cpus - load + 0.5)))
+
+
 def parallelism(config: Config) -> int:
-    """Processes that play at once on this machine: the workers, at most one per CPU."""
-    return max(1, min(config.workers, os.cpu_count() or 1))
+    """Processes that play at once on this machine: the workers, at most one per CPU
+    that the machine's load leaves free (:func:`free_cpus`)."""
+    return max(1, min(config.workers, free_cpus()))
 
 
 def spread(total: int, games: int) -> list[int]:
