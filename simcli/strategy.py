@@ -48,6 +48,16 @@ BUILTIN: dict[str, str] = {
 }
 
 
+def is_builtin(cls: type) -> bool:
+    """Whether ``cls`` is one of simcli's own strategies (its module is in the package of
+    :data:`BUILTIN`'s classes), however the config named it."""
+    module = getattr(cls, "__module__", None) or ""
+    return module.partition(".")[0] in _BUILTIN_PACKAGES
+
+
+_BUILTIN_PACKAGES = frozenset(target.partition(".")[0] for target in BUILTIN.values())
+
+
 class Strategy:
     """Base class: subclasses implement :meth:`choose` and may set ``description``,
     ``games`` and ``wants_view``. Constructor parameters are the config's ``params:``."""

@@ -93,6 +93,10 @@ def gate(
     if outcome.result.resumed_from and not quiet:
         click.echo(f"resumed after {outcome.result.resumed_from} games already played", err=True)
     click.echo(outcome.text)
+    for index, why in outcome.result.void[:10]:  # a tampered game fails the gate
+        click.echo(f"game {index}: {why}", err=True)
+    if outcome.result.void and not outcome.interrupted:
+        raise SystemExit(1)
     if outcome.interrupted:
         head = ["simcli", "gate", config_path, "--resume", "--out", str(outcome.out)]
         again = repeat_command(click.get_current_context(), head, ("out", "force", "resume"))

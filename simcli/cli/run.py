@@ -161,6 +161,8 @@ def say_outcome(outcome, config_path: str, quiet: bool) -> None:
         )
         for index, what in result.affected[:10]:
             click.echo(f"  game {index}: {what}", err=True)
+    for index, why in result.void[:10]:  # error games too: the run exits 1
+        click.echo(f"game {index}: {why}", err=True)
     if outcome.interrupted:
         # the same command with --resume and every flag given but --force
         head = ["simcli", "run", config_path, "--resume", "--out", str(target)]

@@ -62,6 +62,9 @@ class RunResult:
     status: str = "complete"
     resumed_from: int = 0
     affected: list[tuple[int, str]] = field(default_factory=list)
+    #: Games made void because their records as played did not replay: (index, why).
+    #: They are ``error`` games, so they count in :attr:`errors` too.
+    void: list[tuple[int, str]] = field(default_factory=list)
 
     @property
     def errors(self) -> int:
@@ -148,8 +151,9 @@ def _run_locked(
     total = schedule.total
     workers = config.workers
     tally = Tally()
+    void: list[tuple[int, str]] = []
     if resume:
-        start, run_info = prepare_resume(config, schedule, out, tally, truncate, observer)
+        start, run_info = prepare_resume(config, schedule, out, tally, truncate, observer, void)
         decided = observer is not None and observer.done
         if start >= total or decided:  # nothing to play: leave the finished run as it is
             return RunResult(out=out, tally=tally, seconds=0.0, total=total, resumed_from=start)
@@ -174,13 +178,13 @@ def _run_locked(
     size = chunk_size or default_chunk_size(total - start, workers)
     try:
         _log_start(config, total, start, workers)
-        writer = _InOrder(tally, think, observer, start)
+        writer = _InOrder(tally, think, observer, start, void)
         status = _stream(executor, chunk_ranges(start, total, size), out, writer, total, quiet)
     finally:
         seconds = time.perf_counter() - started
         log.info("run %s: %d games in %.2f s", status, tally.games, seconds)
         affected = list(executor.affected)
-        _finish_info(run_info, config, status, seconds, tally, start, size, affected, workers)
+        _finish_info(run_info, config, status, seconds, tally, start, size, affected, workers, void)
         write_json_atomic(out / RUN_INFO, run_info)
         write_timing(out, think)
         run_log.close()
@@ -192,6 +196,7 @@ def _run_locked(
         status=status,
         resumed_from=start,
         affected=affected,
+        void=void,
     )
 
 
@@ -271,12 +276,20 @@ class _InOrder:
     """Writes played chunks to the log in schedule order, holding back the ones that
     finish early, and counts their games (terminations, think times, the observer)."""
 
-    def __init__(self, tally: Tally, think: ThinkTimes, observer: Any, start: int) -> None:
+    def __init__(
+        self,
+        tally: Tally,
+        think: ThinkTimes,
+        observer: Any,
+        start: int,
+        void: list[tuple[int, str]] | None = None,
+    ) -> None:
         self.tally = tally
         self.think = think
         self.observer = observer
         self.next_index = start
         self.held: dict[int, Chunk] = {}
+        self.void = void if void is not None else []
 
     @property
     def decided(self) -> bool:
@@ -303,8 +316,8 @@ class _InOrder:
         were in flight when the test decided). Returns how many games were kept."""
         if self.observer is None:
             sink.write(ready.lines)
-            for outcome in ready.outcomes:
-                self._count(outcome)
+            for offset, outcome in enumerate(ready.outcomes):
+                self._count(ready.start + offset, outcome)
             return len(ready.outcomes)
         lines = ready.lines.split("\n")
         kept = 0
@@ -312,14 +325,16 @@ class _InOrder:
             if self.observer.done:
                 break
             sink.write(lines[offset] + "\n")
-            self._count(outcome)
+            self._count(ready.start + offset, outcome)
             self.observer.add(ready.start + offset, outcome)
             kept += 1
         return kept
 
-    def _count(self, outcome: Any) -> None:
+    def _count(self, index: int, outcome: Any) -> None:
         self.tally.add(outcome.termination)
         self.think.add(outcome.seats, outcome.think)
+        if outcome.void:
+            self.void.append((index, outcome.void))
 
 
 def _finish_info(
@@ -332,6 +347,7 @@ def _finish_info(
     size: int,
     affected: list[tuple[int, str]],
     workers: int,
+    void: list[tuple[int, str]] = (),
 ) -> None:
     """Add the run's end, timings and results to ``run_info`` (``workers``: the worker
     processes the run used)."""
@@ -350,6 +366,7 @@ def _finish_info(
             "played": played,
             "terminations": dict(tally.terminations),
             "affected_games": [{"index": i, "what": w} for i, w in affected],
+            "void_games": [{"index": i, "why": w} for i, w in void],
         },
     )
     if start:
@@ -363,12 +380,13 @@ def prepare_resume(
     tally: Tally,
     truncate: bool = False,
     observer: Any = None,
+    void: list[tuple[int, str]] | None = None,
 ) -> tuple[int, dict[str, Any]]:
     """Check that ``out`` holds an earlier run of this config; drop an unterminated last
-    line (an interrupted write); tally the games already played. Returns the first
-    missing index and the old run.json contents. Any other bad line (not a record, not
-    this run's next game, or not replaying) stops the resume naming it, or with
-    ``truncate`` the log is cut there."""
+    line (an interrupted write); tally the games already played (the void ones into
+    ``void``). Returns the first missing index and the old run.json contents. Any other
+    bad line (not a record, not this run's next game, or not replaying) stops the resume
+    naming it, or with ``truncate`` the log is cut there."""
     log_path = out / "games.jsonl"
     try:
         info = read_run_info(out)
@@ -411,8 +429,11 @@ def prepare_resume(
             break
         _check_game_source(config, record, sources, log_path, index)
         tally.add(record["termination"])
+        outcome = outcome_of(record)
         if observer is not None:
-            observer.add(index, outcome_of(record))
+            observer.add(index, outcome)
+        if outcome.void and void is not None:
+            void.append((index, outcome.void))
         good_bytes = line.end
         index += 1
     size = log_path.stat().st_size

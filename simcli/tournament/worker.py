@@ -3,6 +3,7 @@ ranges of the schedule. Records are serialised here, so the parent only writes l
 
 from __future__ import annotations
 
+import logging
 import traceback
 from collections.abc import Iterator
 from functools import partial
@@ -12,8 +13,9 @@ from typing import Any, NamedTuple
 from simcli.config import Config
 from simcli.records import Record, dumps, new_record
 from simcli.seeding import chance_rng, derive_seed
-from simcli.strategy import load_strategy_class
+from simcli.strategy import is_builtin, load_strategy_class
 from simcli.tournament.clock import make_clock
+from simcli.tournament.faults import safe_text
 from simcli.tournament.interleave import WINDOW, Job, interleave
 from simcli.tournament.play import GamePlay, StrategyFactory, drive, game_play
 from simcli.tournament.remote import (
@@ -26,6 +28,8 @@ from simcli.tournament.rules import game_for, game_source_for
 from simcli.tournament.schedule import PairedSchedule, Schedule
 from simcli.tournament.think import SeatClock
 
+log = logging.getLogger("simcli.worker")
+
 
 class GameResult(NamedTuple):
     """What the parent tallies of one game."""
@@ -36,11 +40,22 @@ class GameResult(NamedTuple):
     termination: str
     #: Think time of each seat (``simcli.tournament.think.Packed``); empty: not timed.
     think: tuple = ()
+    #: Why the game is void (its record as played did not replay: see ``ChunkPlayer``);
+    #: empty for every other game.
+    void: str = ""
+
+
+#: ``detail.kind`` of a game made void because its record as played did not replay.
+VOID = "unverified"
 
 
 def outcome_of(record: Record | dict[str, Any]) -> GameResult:
     """What the parent tallies of a game record (a new one, or one read back to resume)."""
-    return GameResult(record["seats"], record["winners"], record["scores"], record["termination"])
+    detail = record.get("detail")
+    void = detail.get("message", "") if type(detail) is dict and detail.get("kind") == VOID else ""
+    return GameResult(
+        record["seats"], record["winners"], record["scores"], record["termination"], (), void
+    )
 
 
 class WorkerStatus:
@@ -114,6 +129,8 @@ class ChunkPlayer:
         self.sources = {v: game_source_for(config, v) for v in variants}
         self.game = self.games[None]
         self.factories = strategy_factories(config)
+        #: the in-process strategies that are not built in: their games are verified
+        self.checked_names = unchecked_strategies(config)
         clock = make_clock(config.move_time_limit)
         tracked = status is not None and config.move_time_limit  # the pool's hang watch
         self.clock = _TrackedClock(clock, status) if tracked else clock
@@ -137,19 +154,65 @@ class ChunkPlayer:
         )
 
     def record(self, index: int) -> Record:
-        """Play game ``index`` alone and return its record."""
+        """Play game ``index`` alone and return its record (checked: :meth:`checked`)."""
+        return self.checked(self._played(index))
+
+    def _played(self, index: int) -> Record:
         if self.status is not None:
             self.status.game = index
         play = self.game_play(index)
         return drive(play, self.clocks[index])
 
-    def line(self, record: Record) -> tuple[str, GameResult]:
-        """The record's line (unchanged by timing) and its result with the seats'
-        think times."""
+    def checked(self, record: Record) -> Record:
+        """A played game's record as the log holds it: with its game's source, and, when
+        an in-process strategy that is not built in played in it, verified
+        (:meth:`verified`)."""
         add_game_source(record, self.sources[record.get("variant")])
+        if self.checked_names and not self.checked_names.isdisjoint(record["seats"]):
+            record = self.verified(record)
+        return record
+
+    def line(self, record: Record) -> tuple[str, GameResult]:
+        """The line of a :meth:`checked` record (unchanged by timing) and its result
+        with the seats' think times."""
         clocks = self.clocks.pop(record["index"], ())
         think = tuple(c.packed() for c in clocks)
         return dumps(record), outcome_of(record)._replace(think=think)
+
+    def verified(self, record: Record) -> Record:
+        """``record``, if it replays; else the record of a void game (``error``, its
+        setup, no moves, ``detail.kind`` :data:`VOID` naming the mismatch), and the
+        record as played goes to the log. A strategy in this process can reach the
+        referee's state (through ``gc`` or its callers' frames) and rewrite it: such a
+        game ends normally with an outcome the rules do not give, and must not be
+        counted, nor passed off as a game that replays."""
+        from simcli.verify import replay
+
+        try:
+            problems = [str(problem) for problem in replay(record)]
+        except Exception as exc:  # noqa: BLE001 - rules that fail on replay: no proof
+            problems = [f"game {record['index']}: replay failed: {type(exc).__name__}: {exc}"]
+        if not problems:
+            return record
+        names = ", ".join(sorted(self.checked_names.intersection(record["seats"])))
+        message = safe_text(
+            f"void: the game as played does not replay ({problems[0]}): the referee's state "
+            f"was changed while it was played (in-process strategies not built in: {names})"
+        )
+        index = record["index"]
+        log.error("game %d: %s; the record as played: %s", index, message, dumps(record))
+        void = new_record(
+            record["game"],
+            record["options"],
+            index,
+            record["seed"],
+            record["seats"],
+            record.get("variant"),
+        )
+        void["setup"] = record["setup"]
+        void["detail"] = {"kind": VOID, "message": message}
+        add_game_source(void, self.sources[record.get("variant")])
+        return void
 
     def play_one(self, index: int) -> tuple[str, GameResult]:
         return self.line(self.record(index))
@@ -173,10 +236,10 @@ class ChunkPlayer:
         for _, record in interleave(
             (self._job(index) for index in range(start, stop)),
             WINDOW,
-            self.record,
+            self._played,
             self.close,
         ):
-            yield self.line(record)
+            yield self.line(self.checked(record))
 
     def _job(self, index: int) -> Job:
         spec = self.schedule.spec(index)
@@ -208,6 +271,16 @@ def strategy_game(game: Any, options: Any) -> Any:
     except Exception:  # noqa: BLE001 - the config was checked: a cache left cold is all
         pass
     return mine
+
+
+def unchecked_strategies(config: Config) -> set[str]:
+    """The names of the config's strategies that run in the worker and are not built in
+    (:func:`~simcli.strategy.is_builtin`): the games they play are verified."""
+    return {
+        spec.name
+        for spec in config.strategies
+        if not spec.isolated and not is_builtin(load_strategy_class(spec.use, config.base_dir))
+    }
 
 
 def strategy_factories(config: Config) -> dict[str, StrategyFactory]:
