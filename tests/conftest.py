@@ -1,12 +1,75 @@
-"""Shared fixtures."""
+"""Shared fixtures, and the CPU limit that keeps ``pytest -m "not slow"`` a fast inner
+loop."""
 
 from __future__ import annotations
 
+import resource
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+
+pytest_plugins = ["pytester"]  # tests/test_cpu_limit.py runs pytest on small test files
+
+# -- the CPU limit of tests not marked slow ---------------------------------------------------
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addini(
+        "cpu_limit",
+        "CPU seconds a test not marked slow may take (its own process and the child "
+        "processes it waited for); a test over it fails. 0 turns the check off.",
+        default="1.0",
+    )
+    parser.addoption(
+        "--cpu-top",
+        type=int,
+        default=0,
+        metavar="N",
+        help="list the N tests not marked slow that took the most CPU, and their total",
+    )
+
+
+def cpu_seconds() -> float:
+    """User and system CPU time of this process and of the children it has waited for."""
+    total = 0.0
+    for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN):
+        usage = resource.getrusage(who)
+        total += usage.ru_utime + usage.ru_stime
+    return total
+
+
+UNMARKED_CPU = pytest.StashKey[dict[str, float]]()  # node id -> CPU seconds of its call
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item):
+    start = cpu_seconds()
+    result = yield  # a test that fails on its own keeps its own failure
+    used = cpu_seconds() - start
+    if item.get_closest_marker("slow") is not None:
+        return result
+    item.config.stash.setdefault(UNMARKED_CPU, {})[item.nodeid] = used
+    limit = float(item.config.getini("cpu_limit"))
+    if 0 < limit < used:
+        pytest.fail(
+            f"{used:.2f} s of CPU (this process and the child processes it waited for), over "
+            f"the {limit:g} s a test not marked slow may take: make it cheaper or mark it "
+            "@pytest.mark.slow",
+            pytrace=False,
+        )
+    return result
+
+
+def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:
+    top = config.getoption("--cpu-top")
+    spent = config.stash.get(UNMARKED_CPU, {})
+    if top and spent:
+        terminalreporter.section("CPU of the calls of the tests not marked slow")
+        terminalreporter.write_line(f"{sum(spent.values()):.2f} s in {len(spent)} tests")
+        for nodeid, seconds in sorted(spent.items(), key=lambda kv: -kv[1])[:top]:
+            terminalreporter.write_line(f"{seconds:6.2f} s  {nodeid}")
 
 
 @pytest.fixture
