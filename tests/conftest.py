@@ -1,9 +1,13 @@
-"""Shared fixtures, and the CPU limit that keeps ``pytest -m "not slow"`` a fast inner
-loop."""
+"""Shared fixtures, the one Dask cluster of a session, and the CPU limit that keeps
+``pytest -m "not slow"`` a fast inner loop."""
 
 from __future__ import annotations
 
+import os
 import resource
+import signal
+import socket
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -111,3 +115,97 @@ def play_config():
         return out
 
     return play
+
+
+# -- one Dask cluster for the session ------------------------------------------------------------
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests on the Dask cluster run last, one after the other: the cluster starts
+    once, and stops at the end of the session instead of idling (its heartbeats cost
+    several seconds of CPU a minute) while the rest of the suite runs."""
+    on_dask = [item for item in items if "dask_cluster" in getattr(item, "fixturenames", ())]
+    if on_dask:
+        moved = set(map(id, on_dask))
+        items[:] = [item for item in items if id(item) not in moved] + on_dask
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _start(args: list[str], folder: Path, name: str) -> subprocess.Popen:
+    log = (folder / f"{name}.log").open("w")
+    return subprocess.Popen(
+        args,
+        cwd=folder,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,  # its own process group: torn down whole
+    )
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    for sig, wait in ((signal.SIGTERM, 10), (signal.SIGKILL, 10)):
+        if proc.poll() is not None:
+            break
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            break
+        try:
+            proc.wait(wait)
+        except subprocess.TimeoutExpired:
+            continue
+    try:  # nannies, workers and pool workers left in its group
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+@pytest.fixture(scope="session")
+def dask_cluster(tmp_path_factory):
+    """The scheduler address of the session's one Dask cluster: a ``dask scheduler`` and
+    two ``dask worker`` programs on localhost, each its own process as on separate
+    machines. No process of it is left once the session ends."""
+    distributed = pytest.importorskip("distributed")
+    folder = tmp_path_factory.mktemp("cluster")
+    address = f"tcp://127.0.0.1:{_free_port()}"
+    port = address.rsplit(":", 1)[1]
+    procs = [
+        _start(
+            ["dask", "scheduler", "--host", "127.0.0.1", "--port", port, "--no-dashboard"],
+            folder,
+            "scheduler",
+        )
+    ]
+    try:
+        for n in range(2):
+            procs.append(
+                _start(
+                    [
+                        "dask",
+                        "worker",
+                        address,
+                        "--nthreads",
+                        "1",
+                        "--host",
+                        "127.0.0.1",
+                        "--no-dashboard",
+                        "--local-directory",
+                        str(folder / f"w{n}"),
+                    ],
+                    folder,
+                    f"worker{n}",
+                )
+            )
+        with distributed.Client(address, timeout="30s") as client:
+            client.wait_for_workers(2, timeout=60)
+        yield address
+    finally:
+        for proc in reversed(procs):
+            _stop(proc)
+    left = [p.pid for p in procs if p.poll() is None]
+    assert not left, f"cluster processes left: {left}"

@@ -360,26 +360,22 @@ def test_resume_refuses_a_changed_config(tmp_path) -> None:
     assert result.exit_code == 2
 
 
-def test_dask_local_cluster_gives_the_local_records(tmp_path) -> None:
-    distributed = pytest.importorskip("distributed")
+def test_dask_local_cluster_gives_the_local_records(tmp_path, dask_cluster) -> None:
     config = write(tmp_path, "greedy", games=10)
     local = tmp_path / "local"
     assert invoke("run", str(config), "--out", str(local), "-q", "--workers", "2").exit_code == 0
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
-    ) as cluster:
-        remote = tmp_path / "dask"
-        result = invoke(
-            "run",
-            str(config),
-            "--out",
-            str(remote),
-            "-q",
-            "--executor",
-            "dask",
-            "--scheduler",
-            cluster.scheduler_address,
-        )
-        assert result.exit_code == 0, result.output
+    remote = tmp_path / "dask"
+    result = invoke(
+        "run",
+        str(config),
+        "--out",
+        str(remote),
+        "-q",
+        "--executor",
+        "dask",
+        "--scheduler",
+        dask_cluster,
+    )
+    assert result.exit_code == 0, result.output
     assert (remote / "games.jsonl").read_bytes() == (local / "games.jsonl").read_bytes()
     assert json.loads((remote / "run.json").read_text())["timings"]["executor"] == "dask"

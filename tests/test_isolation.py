@@ -351,32 +351,28 @@ def test_interleaved_games_give_the_records_of_one_at_a_time_even_when_a_process
     assert (two / "games.jsonl").read_bytes() == expected
 
 
-def test_isolated_strategies_on_a_dask_cluster(tmp_path):
+def test_isolated_strategies_on_a_dask_cluster(tmp_path, dask_cluster):
     """Same records on Dask workers, and no strategy process left on the (still running)
     cluster once the run is over."""
-    distributed = pytest.importorskip("distributed")
     text = config_text("libraria", 2, ["random", "greedy"], 6)
     _, _, local = run(tmp_path, text, "--workers", "0", name="a.yaml")
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
-    ) as cluster:
-        code, output, remote = run(
-            tmp_path,
-            text,
-            "--isolation",
-            "process",
-            "--executor",
-            "dask",
-            "--scheduler",
-            cluster.scheduler_address,
-            name="b.yaml",
-        )
-        assert code == 0, output
-        assert (remote / "games.jsonl").read_bytes() == (local / "games.jsonl").read_bytes()
-        deadline = time.monotonic() + 10
-        while _processes_with(f"--base-dir {tmp_path}") and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert not _processes_with(f"--base-dir {tmp_path}")
+    code, output, remote = run(
+        tmp_path,
+        text,
+        "--isolation",
+        "process",
+        "--executor",
+        "dask",
+        "--scheduler",
+        dask_cluster,
+        name="b.yaml",
+    )
+    assert code == 0, output
+    assert (remote / "games.jsonl").read_bytes() == (local / "games.jsonl").read_bytes()
+    deadline = time.monotonic() + 10
+    while _processes_with(f"--base-dir {tmp_path}") and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _processes_with(f"--base-dir {tmp_path}")
 
 
 TROJAN = """\
