@@ -41,10 +41,16 @@ Position = tuple[Rows, tuple[int, ...]]  # (rows, master)
 
 
 def successors(
-    card: str, seat: int, partner: int, rows: Rows, master: tuple[int, ...]
+    card: str,
+    seat: int,
+    partner: int,
+    rows: Rows,
+    master: tuple[int, ...],
+    mirrored: bool = False,
 ) -> Iterator[tuple[list[Any], Position]]:
     """(move, position after it) for every use of ``card`` that changes something, in the
-    order of the game's legal moves."""
+    order of the game's legal moves (``mirrored``: the game's ``exchange_position:
+    mirrored``, an Exchange at ``i`` takes the partner's book at ``size - 1 - i``)."""
     row = rows[seat]
 
     def with_row(new: Sequence[int], other: Sequence[int] | None = None) -> Rows:
@@ -76,9 +82,11 @@ def successors(
             yield [card, p, d], (rows, tuple(shifted(master, p, q)))
     elif card == "exchange":
         other = rows[partner]
-        for i in exchange_positions(row, other):
+        last = len(other) - 1
+        for i in exchange_positions(row, other, mirrored):
+            j = last - i if mirrored else i
             new, mine = list(row), list(other)
-            new[i], mine[i] = other[i], row[i]
+            new[i], mine[j] = other[j], row[i]
             yield [card, i], (with_row(new, mine), master)
 
 
@@ -131,6 +139,7 @@ class AdasHeuristic(Strategy):
         the scores are the same with it or without it."""
         seat = self.seat
         partner = view.partner(seat)  # type: ignore[attr-defined]
+        mirrored = getattr(view, "mirrored", False)  # option exchange_position: mirrored
         rows: Rows = tuple(tuple(row) for row in view.rows)  # type: ignore[attr-defined]
         master = tuple(view.master)  # type: ignore[attr-defined]
         hand = [card for card in view.hands[seat] if card in CARD_TYPES]  # type: ignore[attr-defined]
@@ -192,7 +201,7 @@ class AdasHeuristic(Strategy):
             found = best_gain.get(key)
             if found is None:
                 found = 0.0
-                for _, after in successors(card, seat, partner, *position):
+                for _, after in successors(card, seat, partner, *position, mirrored):
                     found = max(found, value(after) - base)
                 best_gain[key] = found
             return found
@@ -200,7 +209,7 @@ class AdasHeuristic(Strategy):
         start: Position = (rows, master)
         results: dict[tuple[Any, ...], Position] = {}
         for card in set(hand):
-            for move, after in successors(card, seat, partner, rows, master):
+            for move, after in successors(card, seat, partner, rows, master, mirrored):
                 results[tuple(move)] = after
         scored: list[tuple[float, int]] = []
         for index, move in enumerate(legal_moves):

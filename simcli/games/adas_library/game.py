@@ -26,7 +26,12 @@ from simcli.games.adas_library.components import (
     parse,
 )
 from simcli.games.adas_library.rows import is_sorted, out_of_order, ranks
-from simcli.games.adas_library.state import PARTNER_MODES, AdasState
+from simcli.games.adas_library.state import (
+    EXCHANGE_POSITION,
+    PARTNER_MODES,
+    POSITION_MODES,
+    AdasState,
+)
 from simcli.games.chance import ChanceStreams, draw_key, setup_key
 from simcli.games.compensation import drop_defaults
 
@@ -82,6 +87,13 @@ class AdasLibrary(Game):
             "opposite when two sit on each side (0<->3, 1<->2, the rule text); diagonal = "
             "0<->2, 1<->3",
         ),
+        EXCHANGE_POSITION: Option(
+            default="same_index",
+            choices=POSITION_MODES,
+            doc="which of the partner's books an Exchange takes for yours at position i: "
+            "same_index = the partner's book at i (the text's example, 'in the same "
+            "location'); mirrored = at size-1-i, the book directly across the table",
+        ),
         "data_file": Option(
             default="",
             doc="replacement component file (YAML or JSON: card split, tiles, colours); "
@@ -125,9 +137,9 @@ class AdasLibrary(Game):
                     f"game '{self.id}': option '{EXTRA_CARDS}' {extra} deals {dealt} cards to "
                     f"{players} players, but the deck holds {comp.deck_size}"
                 )
-        # extra_cards at its default 0 is left out: records of the rules as written stay
-        # as they were (simcli/games/compensation.py)
-        return drop_defaults(self.options, resolved, (EXTRA_CARDS,))
+        # extra_cards and exchange_position at their defaults are left out: records of
+        # the rules as written stay as they were (simcli/games/compensation.py)
+        return drop_defaults(self.options, resolved, (EXTRA_CARDS, EXCHANGE_POSITION))
 
     def components(self, options: Mapping[str, Any]) -> Components:
         """The validated component data named by (resolved or raw) ``options``."""

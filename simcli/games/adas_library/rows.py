@@ -159,8 +159,13 @@ def switch_pairs(row: Sequence[int], distance: int) -> list[int]:
     return [i for i in range(len(row) - distance) if row[i] != row[i + distance]]
 
 
-def exchange_positions(row: Sequence[int], partner: Sequence[int]) -> list[int]:
-    """Positions where an Exchange with ``partner`` changes something."""
+def exchange_positions(
+    row: Sequence[int], partner: Sequence[int], mirrored: bool = False
+) -> list[int]:
+    """Positions where an Exchange with ``partner`` changes something (``mirrored``:
+    your book at ``i`` trades with the partner's at ``len(partner) - 1 - i``)."""
+    if mirrored:
+        partner = partner[::-1]
     return [i for i in range(min(len(row), len(partner))) if row[i] != partner[i]]
 
 

@@ -11,7 +11,9 @@ and ``"R"``)::
     ["master2", p, "R"]   Master Modify 1-2: the master card at p moves exactly N places
     ["exchange", i]       swap your book at i with your partner's book at i (2 players:
                           the opponent; 4 players: the seat facing you, 0<->3, 1<->2,
-                          or with ``exchange_partner: diagonal`` 0<->2, 1<->3)
+                          or with ``exchange_partner: diagonal`` 0<->2, 1<->3); with
+                          ``exchange_position: mirrored`` with the partner's book at
+                          size - 1 - i, the one across the table
     ["discard", card]     discard a card of that type without effect
 
 A chance turn (reshuffle of the discard pile into a new draw pile) has as its outcome the
@@ -101,6 +103,17 @@ def hand_plan(hand: Collection[str]) -> HandPlan:
 
 #: The values of the option ``exchange_partner``.
 PARTNER_MODES = ("facing", "diagonal")
+#: The values of the option ``exchange_position``: the partner's book an Exchange takes
+#: for yours at ``i`` is at ``i`` (the text's example) or at ``size - 1 - i`` (the book
+#: physically across the table, the rows being laid left to right by facing players).
+POSITION_MODES = ("same_index", "mirrored")
+EXCHANGE_POSITION = "exchange_position"
+
+
+def exchange_index(i: int, size: int, mirrored: bool) -> int:
+    """The position in the partner's row (``size`` books) that an Exchange of your book
+    at ``i`` takes: ``i``, or ``size - 1 - i`` when ``mirrored``."""
+    return size - 1 - i if mirrored else i
 
 
 def partner_of(seat: int, players: int, mode: str = "facing") -> int:
@@ -137,6 +150,7 @@ class AdasState(State):
         "max_turns",
         "partner_mode",
         "partners",
+        "mirrored",
         "master",
         "rank",
         "rows",
@@ -169,6 +183,8 @@ class AdasState(State):
         self.partner_mode: str = options.get("exchange_partner", "facing")
         #: seat -> the seat its Exchanges trade with
         self.partners = tuple(partner_of(s, players, self.partner_mode) for s in range(players))
+        #: option ``exchange_position: mirrored`` (left out of the options at its default)
+        self.mirrored: bool = options.get(EXCHANGE_POSITION, "same_index") == "mirrored"
         self.master = master
         self.rank = ranks(master)
         self.rows = rows
@@ -235,6 +251,8 @@ class AdasState(State):
         if plan.masters:
             masters = shift_block(plan.masters, self.master)
         other = self.rows[self.partners[seat]]
+        if self.mirrored:
+            other = other[::-1]  # the partner's book at size - 1 - i faces yours at i
         exchanges = sum(map(ne, row, other)) if plan.exchange else 0
         i = randbelow(
             len(shifts)
@@ -284,6 +302,8 @@ class AdasState(State):
             segments.append(shift_block(plan.masters, self.master))
         if plan.exchange:
             other = self.rows[self.partners[seat]]
+            if self.mirrored:
+                other = other[::-1]  # the partner's book at size - 1 - i faces yours at i
             size = min(len(row), len(other))
             segments.append([["exchange", i] for i in range(size) if row[i] != other[i]])
         return segments
@@ -314,7 +334,8 @@ class AdasState(State):
             elif card == "exchange":
                 i = move[1]
                 other = self.rows[self.partners[seat]]
-                row[i], other[i] = other[i], row[i]
+                j = len(other) - 1 - i if self.mirrored else i
+                row[i], other[j] = other[j], row[i]
             elif card == "reverse":
                 row[0], row[-1] = row[-1], row[0]
             else:  # a switch
@@ -409,7 +430,8 @@ class AdasState(State):
             need(1, "[position]")
             other = self.rows[self.partners[seat]]
             i = _position(args[0], min(size, len(other)), "book position")
-            if row[i] == other[i]:
+            j = exchange_index(i, len(other), self.mirrored)
+            if row[i] == other[j]:
                 raise IllegalMoveError(f"exchange at {i} changes nothing (same colour)")
 
     def _end_check(self, seat: int) -> None:
@@ -516,6 +538,7 @@ class AdasState(State):
         new.max_turns = self.max_turns
         new.partner_mode = self.partner_mode
         new.partners = self.partners
+        new.mirrored = self.mirrored
         new.master = self.master.copy()
         new.rank = self.rank.copy()
         new.rows = [row.copy() for row in self.rows]
