@@ -358,6 +358,7 @@ def test_balance_json_is_recomputed_from_the_games_alone(tmp_path) -> None:
     assert len(data["tune"]["probes"]) >= 2 and len(data["skill_checks"]) == 1
 
 
+@pytest.mark.slow
 def test_a_rules_error_in_a_balance_game_exits_1(tmp_path) -> None:
     (tmp_path / "broken.py").write_text(
         "import sys\n"

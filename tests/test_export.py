@@ -113,6 +113,7 @@ def test_load_run_without_pandas_gives_dicts(log, monkeypatch) -> None:
     check_rows(rows)
 
 
+@pytest.mark.slow
 def test_load_run_gives_a_dataframe(log) -> None:
     pd = pytest.importorskip("pandas")
     frame = simcli.load_run(log)
@@ -145,6 +146,7 @@ def test_export_jsonl_to_a_file(log, tmp_path) -> None:
     assert not (tmp_path / "t.jsonl.tmp").exists()
 
 
+@pytest.mark.slow
 def test_export_parquet(log, tmp_path) -> None:
     pq = pytest.importorskip("pyarrow.parquet")
     out = tmp_path / "t.parquet"
@@ -219,6 +221,7 @@ def test_parts_of_ex_libris_add_up_to_the_points(tmp_path, monkeypatch, play_con
     assert rows[0]["rounds"] == rows[1]["rounds"]
 
 
+@pytest.mark.slow
 def test_parts_of_bibliogamo_and_export_csv(tmp_path, play_config) -> None:
     out = play_config(tmp_path, BIBLIOGAMO)
     result = CliRunner().invoke(cli, ["export", str(out), "--parts"])

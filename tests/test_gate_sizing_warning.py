@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
+
 from simcli.gating.observer import GateObserver
 from simcli.gating.sizing import size
 from simcli.gating.spec import GateSpec
@@ -35,12 +37,14 @@ def observer(counts, resized=TOO_FEW):
     )
 
 
+@pytest.mark.slow
 def test_a_gate_that_decided_says_nothing_of_its_sizing() -> None:
     assert not TOO_FEW.ok
     _verdict, code, text = summarize(observer([0, 0, 0, 0, 170]), 340)
     assert code == 0 and "games are needed" not in text and "warning" not in text
 
 
+@pytest.mark.slow
 def test_a_gate_without_a_decision_says_how_many_games_it_needs() -> None:
     counts = [10, 20, 60, 20, 10]  # even: no decision in 240 pairs
     _verdict, code, text = summarize(observer(counts), 480)
@@ -57,6 +61,7 @@ def test_a_gate_without_a_decision_says_how_many_games_it_needs() -> None:
     assert big.ok and "warning" not in summarize(observer(counts, resized=big), 480)[2]
 
 
+@pytest.mark.slow
 def test_the_first_batch_no_longer_warns_while_the_gate_runs() -> None:
     said: list[str] = []
     schedule = PairedSchedule("new", "old", (), 2, 200, 1)

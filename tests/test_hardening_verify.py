@@ -50,7 +50,7 @@ def assert_void(record: dict) -> None:
     assert "in-process strategies not built in: cheat" in message
 
 
-@pytest.mark.parametrize("workers", ["0", "2"])
+@pytest.mark.parametrize("workers", ["0", pytest.param("2", marks=pytest.mark.slow)])
 @pytest.mark.parametrize("cls", [pytest.param("GcCheat", marks=pytest.mark.slow), "FrameCheat"])
 def test_a_game_whose_state_was_rewritten_is_void_and_the_run_fails(tmp_path, cls, workers):
     """The issue's example (the board rewritten through gc), and the tiles rewritten

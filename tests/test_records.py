@@ -96,7 +96,8 @@ def played(tmp_path_factory):
     folder = tmp_path_factory.mktemp("played")
     (folder / "c.yaml").write_text(CONFIG)
     out = folder / "out"
-    result = CliRunner().invoke(cli, ["run", str(folder / "c.yaml"), "--out", str(out), "-q"])
+    args = ["run", str(folder / "c.yaml"), "--out", str(out), "-q", "--no-plots"]  # plots: 2 s
+    result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, result.output
     return folder
 

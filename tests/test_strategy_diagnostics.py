@@ -93,6 +93,7 @@ def test_without_verbose_no_traceback_on_screen(tmp_path) -> None:
     assert (tmp_path / "out" / "run.log").read_text().count("Traceback") == 4
 
 
+@pytest.mark.slow
 def test_forfeits_per_strategy_and_kind_in_report_and_summary(tmp_path) -> None:
     text = CONFIG.replace("{name: random, use: random}", "{name: cheater, use: bad.py:Cheater}")
     result = run(tmp_path, text, "--workers", "0")
@@ -112,6 +113,7 @@ def test_forfeits_per_strategy_and_kind_in_report_and_summary(tmp_path) -> None:
     assert "Forfeits by strategy: cheater 4 (illegal_move 4)" in result.stdout
 
 
+@pytest.mark.slow
 def test_no_forfeits_assertion_fails_a_run_with_forfeits(tmp_path) -> None:
     result = run(tmp_path, CONFIG + "asserts:\n  - no_forfeits\n", "--workers", "0")
     assert result.exit_code == 1

@@ -122,6 +122,7 @@ def test_move4_right_shifts_the_passed_books() -> None:
     assert letters(state, 0) == "BMGTYRRBMG"
 
 
+@pytest.mark.slow
 def test_move_left_and_exact_distance() -> None:
     state = build(["YBMGTRRBMG", "TTRTYGYGMB"], hands=[hand_of("move3"), hand_of()])
     moves = [m for m in state.legal_moves() if m[0] == "move3"]

@@ -167,6 +167,7 @@ def plain_push_bfs(state: LibraryState, target: int, avoid: set[int]) -> tuple[i
     return INF, set(depth)
 
 
+@pytest.mark.slow
 def test_bit_mask_push_search_matches_a_plain_search() -> None:
     rng = random.Random(5)
     checked = reachable = 0

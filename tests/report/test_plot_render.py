@@ -71,6 +71,7 @@ def test_every_plot_of_a_sweep_fits_its_figure(sweep):
         plots._plt().close(fig)
 
 
+@pytest.mark.slow
 def test_seat_balance_one_column_per_variant_shared_scales_one_tick_per_seat(sweep):
     fig = plots.seat_balance(sweep.groups, 95)
     axes = np.array(fig.axes).reshape(2, 2)
@@ -84,6 +85,7 @@ def test_seat_balance_one_column_per_variant_shared_scales_one_tick_per_seat(swe
     plots._plt().close(fig)
 
 
+@pytest.mark.slow
 def test_score_distributions_overlay_seats_and_strategies_on_one_scale(sweep):
     fig = plots.score_distributions(sweep.groups)
     axes = np.array(fig.axes).reshape(2, 2)
@@ -114,6 +116,7 @@ def test_wrap_breaks_at_spaces_commas_and_equal_signs():
     assert plots.wrap("final_round_trigger=auto", 20) == ["final_round_trigger=", "auto"]
 
 
+@pytest.mark.slow
 def test_score_histograms_have_whole_point_bins_and_seats_side_by_side():
     """Points over a wide range (more distinct values than the histogram keeps): the
     bins hold whole points, are the same for every line, and the seats are bars side by

@@ -169,6 +169,7 @@ def test_cli_choices_match_the_statistics_package():
     assert report_module.CORRECTIONS == tuple(CORRECTION_METHODS)
 
 
+@pytest.mark.slow
 def test_help_does_not_need_scipy():
     import subprocess
     import sys

@@ -92,6 +92,7 @@ def test_all_draws_zero_decisive_games(tmp_path):
     assert "every game ended with all seats tied" in out["md"]
 
 
+@pytest.mark.slow
 def test_all_wins_by_one_strategy_with_draws_beside(tmp_path):
     # A wins every decisive game from either seat: the draw model's MLE does not exist;
     # finite ratings from the stated prior, never an infinite rating

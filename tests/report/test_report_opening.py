@@ -30,6 +30,7 @@ def sections(text: str) -> list[str]:
     return [lines[i - 1] for i, line in enumerate(lines) if line and set(line) == {"-"}]
 
 
+@pytest.mark.slow
 def test_the_answer_comes_first_in_plain_words() -> None:
     summary = build_summary(second_player_edge())
     sb = summary.groups[0].seat_bias
@@ -62,6 +63,7 @@ def test_the_answer_comes_first_in_plain_words() -> None:
     assert data["groups"][0]["seat_bias"]["answer"]["player"] == "second player"
 
 
+@pytest.mark.slow
 def test_three_players_are_named_by_their_place() -> None:
     rng = random.Random(3)
     records = []
