@@ -24,6 +24,10 @@ that it leaves this seat ahead in the race. For each decision:
 
 A move that sorts the opponent's row (and not this seat's) loses and is never kept while
 another move exists. The budget is counted (samples x candidates plans), never timed.
+
+The comparison is the search core's (:class:`~simcli_strategies.search.compare.SampledSearch`
+with the pick rule :class:`~simcli_strategies.search.compare.BestTotal`): :class:`RaceJudge`
+supplies the candidates, :meth:`AdasRace.value` the value of a candidate on a sample.
 """
 
 from __future__ import annotations
@@ -44,9 +48,9 @@ from simcli.games.adas_library.rows import (
     ranks_of,
     shifted,
 )
-from simcli.strategy import Strategy
 from simcli_strategies.adas_heuristic import WIN, AdasHeuristic
-from simcli_strategies.search_common import check_float, check_int, first_best
+from simcli_strategies.search.common import check_float, check_int
+from simcli_strategies.search.compare import BestTotal, Sample, SampledSearch, sampled_deals
 
 Row = tuple[int, ...]
 
@@ -202,10 +206,14 @@ class Planner:
         return depth + tail * rest_disorder
 
 
-class RaceJudge(Strategy):
+class RaceJudge(SampledSearch):
     """What the strategies that judge moves by both seats' planned races share: the
     race's parameters (checked), the planner, and ``adas_heuristic`` to rank the moves
-    (its own RNG drawn first from the strategy's at the start of a game)."""
+    (its own RNG drawn first from the strategy's at the start of a game) and name the
+    candidates."""
+
+    #: the best total; ties to the heuristic's order
+    rule = BestTotal(tolerance=1e-9)
 
     def set_race(
         self,
@@ -243,6 +251,33 @@ class RaceJudge(Strategy):
         self._heuristic = AdasHeuristic(**self.heuristic)
         self._heuristic.start_game(game, seat, random.Random(rng.getrandbits(64)))
 
+    def candidate_moves(self, view: State, legal_moves: list[Move]) -> list[Move]:
+        """The heuristic's move alone when it sorts this seat's row (or when it is the
+        only one); else its ``candidates`` best moves that do not lose at once (the best
+        alone if they all do), best first, and :meth:`more_candidates`."""
+        scores = self._heuristic.scores(view, legal_moves)
+        top = max(scores)
+        if top >= WIN or len(legal_moves) == 1:
+            return [legal_moves[scores.index(top)]]
+        order = sorted(range(len(legal_moves)), key=lambda i: -scores[i])
+        chosen = [i for i in order[: self.candidates] if scores[i] > -WIN] or order[:1]
+        chosen += self.more_candidates(legal_moves, scores, order)
+        return [legal_moves[i] for i in chosen]
+
+    def more_candidates(
+        self, legal_moves: list[Move], scores: list[float], order: list[int]
+    ) -> list[int]:
+        """Indices of moves to compare beyond the heuristic's best (``order``: all of them,
+        best first): none here."""
+        return []
+
+    def fresh_planner(self) -> Planner:
+        """The race planner, emptied when its memo has grown large."""
+        planner = self.planner
+        if len(planner) > 200_000:
+            planner.clear()
+        return planner
+
 
 class AdasRace(RaceJudge):
     description = (
@@ -275,28 +310,18 @@ class AdasRace(RaceJudge):
 
     def choose(self, view: State, legal_moves: list[Move]) -> Move:
         self.last_values = {}
-        scores = self._heuristic.scores(view, legal_moves)
-        top = max(scores)
-        if top >= WIN or len(legal_moves) == 1:
-            return legal_moves[scores.index(top)]
-        order = sorted(range(len(legal_moves)), key=lambda i: -scores[i])
-        chosen = [i for i in order[: self.candidates] if scores[i] > -WIN] or order[:1]
+        chosen = self.candidate_moves(view, legal_moves)
         if len(chosen) == 1:
-            return legal_moves[chosen[0]]
-        planner = self.planner
-        if len(planner) > 200_000:
-            planner.clear()
-        seat = self.seat
-        totals = [0.0] * len(chosen)
-        for _ in range(self.samples):
-            state = self.game.determinize(view, self.rng)
-            memo: dict[Any, float] = {}
-            for c, index in enumerate(chosen):
-                after = state.clone()
-                after.apply_trusted(legal_moves[index])
-                totals[c] += self._value(after, seat, memo)
-        self.last_values = {tuple(legal_moves[i]): t for i, t in zip(chosen, totals, strict=True)}
-        return legal_moves[chosen[first_best(totals, 1e-9)]]
+            return chosen[0]
+        self.fresh_planner()
+        deals = sampled_deals(self.game, view, self.rng, self.samples, seeded=False)
+        return self.compare(chosen, deals)
+
+    def value(self, after: State, sample: Sample) -> float:
+        """One sample's value of a position after this seat's move (and draw); the
+        opponents' plans, the same for every candidate that leaves them alike, are
+        kept in the sample's memo."""
+        return self._value(after, self.seat, sample.memo)
 
     def _value(self, after: Any, seat: int, memo: dict[Any, float]) -> float:
         """One sample's value of a position after this seat's move (and draw)."""

@@ -38,6 +38,12 @@ as one it cannot touch. This strategy plays the opponent's next turn explicitly:
 The opponent's reply is a model of its play, not a search of it; the budget is counted
 (samples x candidates + extra x finalists replies and plans), never timed. Two players
 only: with four it plays the heuristic's best move.
+
+Built on the search core: :func:`~simcli_strategies.search.compare.compare` with the
+finalists' second round and the pick rule
+:class:`~simcli_strategies.search.compare.PairedEvidence` (with ``z``) or
+:class:`~simcli_strategies.search.compare.BestTotal`; :meth:`AdasReply.deals` supplies the
+weighted samples and :meth:`AdasReply.value` a candidate's value on one.
 """
 
 from __future__ import annotations
@@ -49,7 +55,8 @@ from typing import Any
 from simcli.game import CHANCE, Move, State
 from simcli_strategies.adas_heuristic import WIN, AdasHeuristic, HeuristicMemo
 from simcli_strategies.adas_race import RaceJudge
-from simcli_strategies.search_common import check_float, check_int, first_best, paired_pick
+from simcli_strategies.search.common import check_float, check_int
+from simcli_strategies.search.compare import PairedEvidence, Sample, first_best
 
 REPLIES = ("heuristic", "worst")
 #: The cards that change the opponent's row too: master changes and Exchanges.
@@ -101,6 +108,8 @@ class AdasReply(RaceJudge):
         self.infer = check_int("infer", infer, 0)
         self.set_race(depth, beam, opponent_depth, opponent_beam, tail, scale, margin, weight)
         self.set_heuristic(heuristic)
+        if self.z is not None:
+            self.rule = PairedEvidence(self.z)
 
     def start_game(self, game: Any, seat: int, rng: random.Random) -> None:
         super().start_game(game, seat, rng)
@@ -127,56 +136,41 @@ class AdasReply(RaceJudge):
     def _choose(self, view: State, legal_moves: list[Move]) -> Move:
         self.last_values = {}
         self.last_accepted = 0
-        scores = self._heuristic.scores(view, legal_moves)
-        top = max(scores)
-        if top >= WIN or len(legal_moves) == 1:
-            return legal_moves[scores.index(top)]
-        order = sorted(range(len(legal_moves)), key=lambda i: -scores[i])
-        chosen = [i for i in order[: self.candidates] if scores[i] > -WIN] or order[:1]
-        if self.disruptive:  # the best master changes and Exchanges beyond them
-            extra = [
-                i
-                for i in order[self.candidates :]
-                if legal_moves[i][0] in DISRUPTIVE and scores[i] > -WIN
-            ]
-            chosen += extra[: self.disruptive]
+        chosen = self.candidate_moves(view, legal_moves)
         if len(chosen) == 1 or view.players != 2:  # type: ignore[attr-defined]
-            return legal_moves[chosen[0]]
-        planner = self.planner
-        if len(planner) > 200_000:
-            planner.clear()
-        per_sample: list[list[float]] = [[] for _ in chosen]
-        replies: dict[Any, list[Any]] = {}
-        leaves: dict[Any, float] = {}
+            return chosen[0]
+        self.fresh_planner()
+        #: per decision: the model's replies and the leaves' values, by position
+        self._replies: dict[Any, list[Any]] = {}
+        self._leaves: dict[Any, float] = {}
+        return self.compare(
+            chosen,
+            self.deals(view, self.samples),
+            finalists=self.finalists,
+            more=(lambda: self.deals(view, self.extra)) if self.extra else None,
+        )
 
-        def sample(deals: list[tuple[Any, float]], which: list[int]) -> None:
-            for state, weight in deals:
-                for c in which:
-                    after = state.clone()
-                    after.apply_trusted(legal_moves[chosen[c]])
-                    value = self._after_move(after, replies, leaves, self.rounds)
-                    per_sample[c].append(weight * value)
+    def more_candidates(
+        self, legal_moves: list[Move], scores: list[float], order: list[int]
+    ) -> list[int]:
+        """The ``disruptive`` best master changes and Exchanges beyond the candidates."""
+        if not self.disruptive:
+            return []
+        extra = [
+            i
+            for i in order[self.candidates :]
+            if legal_moves[i][0] in DISRUPTIVE and scores[i] > -WIN
+        ]
+        return extra[: self.disruptive]
 
-        kept = list(range(len(chosen)))
-        sample(self._deals(view, self.samples), kept)
-        if self.extra:
-            # the finalists (the heuristic's move, candidate 0, always among them) are
-            # judged again on more determinisations; the others drop out
-            if len(chosen) > self.finalists:
-                first = [sum(values) for values in per_sample]
-                ranked = sorted(range(1, len(chosen)), key=lambda c: -first[c])
-                kept = [0, *sorted(ranked[: self.finalists - 1])]
-            sample(self._deals(view, self.extra), kept)
-            chosen = [chosen[c] for c in kept]
-            per_sample = [per_sample[c] for c in kept]
-        totals = [sum(values) for values in per_sample]
-        self.last_values = {tuple(legal_moves[i]): t for i, t in zip(chosen, totals, strict=True)}
-        if self.z is not None:
-            return legal_moves[chosen[paired_pick(per_sample, self.z)]]
-        return legal_moves[chosen[first_best(totals, 1e-9)]]
+    def value(self, after: State, sample: Sample) -> float:
+        """One sample's value of a candidate: the opponent's modelled reply (and further
+        rounds), then the race value of the leaf (:meth:`_after_move`)."""
+        return self._after_move(after, self._replies, self._leaves, self.rounds)
 
-    def _deals(self, view: Any, samples: int) -> list[tuple[Any, float]]:
-        """``samples`` determinisations of ``view`` with their weights. With ``infer``
+    def deals(self, view: Any, samples: int) -> list[Sample]:
+        """``samples`` determinisations of ``view`` with their weights, all drawn before
+        any is used (the values draw from the same RNG: a reshuffle). With ``infer``
         above 0 and the opponent's last move seen, up to ``infer * samples`` are drawn and
         each is weighted by the chance that the heuristic model, holding that deal's hand
         (its current hand minus the card it drew, plus the card it played), makes the
@@ -185,10 +179,10 @@ class AdasReply(RaceJudge):
         tries = [self.game.determinize(view, self.rng) for _ in range(samples)]
         seen = self._opponent_move(view) if self.infer else None
         if seen is None:
-            return [(state, 1.0) for state in tries]
+            return [Sample(state, weight=1.0) for state in tries]
         before, card, matching = seen
         opponent = 1 - self.seat
-        kept: list[tuple[Any, float]] = []
+        kept: list[Sample] = []
         for attempt in range(self.infer * samples):
             if attempt >= len(tries):
                 tries.append(self.game.determinize(view, self.rng))
@@ -202,11 +196,11 @@ class AdasReply(RaceJudge):
             best = [tuple(m) for m, v in zip(moves, scores, strict=True) if v >= top - 1e-9]
             weight = sum(1 for m in best if m in matching) / len(best)
             if weight > 0:
-                kept.append((state, weight))
+                kept.append(Sample(state, weight=weight))
                 if len(kept) == samples:
                     break
         self.last_accepted += len(kept)  # both rounds' deals, with extra
-        return kept or [(state, 1.0) for state in tries[:samples]]
+        return kept or [Sample(state, weight=1.0) for state in tries[:samples]]
 
     def _opponent_move(self, view: Any) -> tuple[Any, str, set[Any]] | None:
         """(the position the opponent moved from, as this seat saw it; the card it

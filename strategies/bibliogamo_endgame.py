@@ -30,29 +30,31 @@ Samples per decision: ``work`` // (candidates x days left including this one), a
 per day left, so the work per decision stays about constant and the last days get the
 most samples). Counts only: the same seed plays the same moves on any machine.
 Randomness: ``self.rng`` only.
+
+Built on :class:`~simcli_strategies.bibliogamo_search.PlannerSearch` (the planner and its
+continuations) with the search core's pick rule
+:class:`~simcli_strategies.search.compare.PairedEvidence`.
 """
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from simcli.game import Move, State
-from simcli.strategy import Strategy
-from simcli_strategies.bibliogamo_planner import LAST_DAY, BibliogamoPlanner
-from simcli_strategies.bibliogamo_search import hire_move, sampled_continuations
-from simcli_strategies.search_common import check_float, check_int, check_steps, paired_pick
+from simcli_strategies.bibliogamo_planner import LAST_DAY
+from simcli_strategies.bibliogamo_search import PlannerSearch, hire_move
+from simcli_strategies.search.common import check_float, check_int, check_steps
+from simcli_strategies.search.compare import PairedEvidence, sampled_deals
 
 #: Decisions the search may take over from the planner.
 SEARCHABLE = ("hire", "walk", "price", "unblock")
 
 
-class BibliogamoEndgame(Strategy):
+class BibliogamoEndgame(PlannerSearch):
     description = (
         "Bibliogamo: the planner, with its hires, walks, re-draws and unblocks of the last "
         "days compared by planner continuations to the end on sampled deck orders"
     )
-    games = ("bibliogamo",)
 
     def __init__(
         self,
@@ -74,22 +76,16 @@ class BibliogamoEndgame(Strategy):
         self.candidates = check_int("candidates", candidates, 1)
         self.keep = check_float("keep", keep, 0.0)
         self.z = check_float("z", z, 0.0)
-        if planner is not None and not isinstance(planner, dict):
-            raise ValueError(f"planner must be a mapping of planner params, got {planner!r}")
-        self._planner = BibliogamoPlanner(**dict(planner or {}))
-        #: the last searched decision: candidate move -> summed final score
-        self.last_values: dict[Move, float] = {}
+        #: an alternative replaces the planner's move only on this much evidence
+        self.rule = PairedEvidence(self.z, self.keep)
+        self.set_planner(planner)
         #: the number of samples of the last searched decision
         self.last_samples = 0
-
-    def start_game(self, game: Any, seat: int, rng: random.Random) -> None:
-        super().start_game(game, seat, rng)
-        self._planner.start_game(game, seat, random.Random(rng.getrandbits(64)))
 
     # ------------------------------------------------------------------ candidates
     def candidate_moves(self, view: Any, legal_moves: list[Move]) -> list[Move]:
         """The planner's move first, then the alternatives worth comparing (module doc)."""
-        own = self._planner.choose(view, legal_moves)
+        own = self.planner.choose(view, legal_moves)
         step = view.step
         if step == "hire":
             extra = self._hire_alternatives(view, legal_moves)
@@ -106,12 +102,9 @@ class BibliogamoEndgame(Strategy):
         return out
 
     def _hire_alternatives(self, s: Any, legal_moves: list[Move]) -> list[Move]:
-        planner = self._planner
-        firsts: dict[tuple[int, int, int] | None, float] = {}
-        planner._best_plan(s, list(s.hand), s.hires, s.unblocked, firsts)
+        _, _, ranked = self.planner.first_hires(s)
         towers = s.comp.towers
         legal = set(legal_moves)
-        ranked = sorted(firsts.items(), key=lambda kv: -kv[1])
 
         completing: list[Move] = []
         done_towers: set[int] = set()
@@ -150,20 +143,13 @@ class BibliogamoEndgame(Strategy):
         self.last_samples = 0
         s: Any = view
         if s.step not in self.steps or len(legal_moves) == 1 or s.time < self.from_day:
-            return self._planner.choose(view, legal_moves)
+            return self.planner.choose(view, legal_moves)
         chosen = self.candidate_moves(s, legal_moves)
         if len(chosen) == 1:
             return chosen[0]
         days = LAST_DAY - s.time + 1
         samples = self.work // (len(chosen) * days)
         samples = max(self.min_samples, min(self.max_samples, samples))
-        game, rng = self.game, self.rng
-        scores = sampled_continuations(self._planner, game, view, rng, chosen, samples)
-        self.last_values = {m: sum(v) for m, v in zip(chosen, scores, strict=True)}
+        move = self.compare(chosen, sampled_deals(self.game, view, self.rng, samples))
         self.last_samples = samples
-        return chosen[self.pick(scores)]
-
-    def pick(self, scores: list[list[float]]) -> int:
-        """The index of the move to play: 0 (the planner's) unless an alternative's mean
-        paired difference exceeds ``keep`` and ``z`` standard errors; the best such."""
-        return paired_pick(scores, self.z, self.keep)
+        return move

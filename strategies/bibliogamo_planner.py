@@ -270,6 +270,17 @@ class BibliogamoPlanner(Strategy):
                             best_value, best_plan = v, [(a1, b1, t1), (a2, b2, t2)]
         return best_value, best_plan
 
+    def first_hires(
+        self, s: Any
+    ) -> tuple[float, list[tuple[int, int, int]], list[tuple[tuple[int, int, int] | None, float]]]:
+        """The best plan of this turn's hires (its value and its hires, each (card played,
+        card paid, tower index)) and, best first, every first hire (``None``: stopping)
+        with the value of the best plan that starts with it: the candidates of the
+        searches over the planner."""
+        firsts: dict[tuple[int, int, int] | None, float] = {}
+        best, plan = self._best_plan(s, list(s.hand), s.hires, s.unblocked, firsts)
+        return best, plan, sorted(firsts.items(), key=lambda kv: -kv[1])
+
     def _choose_hire(self, s: Any, legal: list[Move]) -> Move:
         _, plan = self._best_plan(s, list(s.hand), s.hires, s.unblocked)
         if not plan:

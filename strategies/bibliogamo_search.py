@@ -26,6 +26,11 @@ ladder config: not stronger than the planner (docs/search-strategies.md).
 Budget: at most ``samples`` x ``candidates`` continuations a decision, counts only, so
 the same seed plays the same moves on any machine and with any worker count. Randomness:
 ``self.rng`` only.
+
+:class:`PlannerSearch` (also the base of ``bibliogamo_endgame``) holds the planner and
+values a candidate by the planner's continuation (:func:`planner_continuation`, the search
+core's continuation routine); the comparison is the core's with the pick rule
+:class:`~simcli_strategies.search.compare.BestTotal`.
 """
 
 from __future__ import annotations
@@ -33,21 +38,47 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from simcli.game import CHANCE, TERMINAL, Move, State
-from simcli.strategy import Strategy
+from simcli.game import Move, State
 from simcli_strategies.bibliogamo_planner import BibliogamoPlanner
-from simcli_strategies.search_common import check_float, check_int, check_steps, first_best
+from simcli_strategies.search.common import check_float, check_int, check_params, check_steps
+from simcli_strategies.search.compare import BestTotal, Sample, SampledSearch, sampled_deals
+from simcli_strategies.search.continuation import continuation
 
 #: Decisions the search may take over from the planner.
 SEARCHABLE = ("hire", "unblock", "price")
 
 
-class BibliogamoSearch(Strategy):
+class PlannerSearch(SampledSearch):
+    """A search over the Bibliogamo planner: the planner (its own RNG drawn first from the
+    strategy's at the start of a game) decides where the search does not, names the
+    candidates, and plays every continuation."""
+
+    games = ("bibliogamo",)
+
+    def set_planner(self, planner: dict[str, Any] | None) -> None:
+        self.planner_params = check_params("planner", planner)
+        self.planner = BibliogamoPlanner(**self.planner_params)
+        #: the last searched decision: candidate move -> summed value
+        self.last_values: dict[Any, float] = {}
+        #: where continuations stop (a turn, or None: the end of the game)
+        self.stop_turn: int | None = None
+
+    def start_game(self, game: Any, seat: int, rng: random.Random) -> None:
+        super().start_game(game, seat, rng)
+        self.planner.start_game(game, seat, random.Random(rng.getrandbits(64)))
+
+    def value(self, after: State, sample: Sample) -> float:
+        """The planner's continuation of ``after`` (chance from the sample's seed, shared
+        by every candidate) to the end of the game, or of turn ``stop_turn``."""
+        chance = random.Random(sample.seed)
+        return planner_continuation(self.planner, self.game, after, chance, self.stop_turn)
+
+
+class BibliogamoSearch(PlannerSearch):
     description = (
         "Bibliogamo: the planner's top hires compared by planner continuations on sampled "
         "deck orders (common random numbers); params: samples, candidates, turns, margin, keep"
     )
-    games = ("bibliogamo",)
 
     def __init__(
         self,
@@ -67,25 +98,19 @@ class BibliogamoSearch(Strategy):
         self.turns = check_int("turns", turns, 0, allow_none=True)
         self.margin = check_float("margin", margin, 0.0)
         self.keep = check_float("keep", keep, 0.0)
-        if planner is not None and not isinstance(planner, dict):
-            raise ValueError(f"planner must be a mapping of planner params, got {planner!r}")
-        self.planner_params = dict(planner or {})
-        self._planner = BibliogamoPlanner(**self.planner_params)
-        #: the last searched decision: candidate move -> summed value
-        self.last_values: dict[Move, float] = {}
-
-    def start_game(self, game: Any, seat: int, rng: random.Random) -> None:
-        super().start_game(game, seat, rng)
-        self._planner.start_game(game, seat, random.Random(rng.getrandbits(64)))
+        self.rule = BestTotal(self.keep, 1e-9)
+        self.set_planner(planner)
 
     # ------------------------------------------------------------------ the decision
     def candidate_moves(self, view: Any, legal_moves: list[Move]) -> list[Move]:
-        """The planner's hire first, then the first hires of its next best plans."""
-        planner = self._planner
-        firsts: dict[tuple[int, int, int] | None, float] = {}
-        best, plan = planner._best_plan(view, list(view.hand), view.hires, view.unblocked, firsts)
+        """A hire: the planner's hire, then the first hires of its next best plans (at
+        most ``candidates``, within ``margin`` of the best plan). An unblock or a price
+        (a few moves): the planner's move, then the others in order."""
+        if view.step != "hire":
+            own = self.planner.choose(view, legal_moves)
+            return [own] + [m for m in legal_moves if m != own][: self.candidates - 1]
+        best, plan, ranked = self.planner.first_hires(view)
         towers = view.comp.towers
-        ranked = sorted(firsts.items(), key=lambda kv: -kv[1])
         out = [hire_move(towers, plan[0] if plan else None)]
         legal = set(legal_moves)
         for first, value in ranked:
@@ -100,21 +125,12 @@ class BibliogamoSearch(Strategy):
         self.last_values = {}
         s: Any = view
         if s.step not in self.steps or len(legal_moves) == 1 or s.turn < self.from_turn:
-            return self._planner.choose(view, legal_moves)
-        if s.step == "hire":
-            chosen = self.candidate_moves(s, legal_moves)
-        else:  # a few moves (keep / unblock C, accept / redraw): the planner's first
-            own = self._planner.choose(view, legal_moves)
-            chosen = [own] + [m for m in legal_moves if m != own][: self.candidates - 1]
+            return self.planner.choose(view, legal_moves)
+        chosen = self.candidate_moves(s, legal_moves)
         if len(chosen) == 1:
             return chosen[0]
-        game, rng = self.game, self.rng
-        stop = None if self.turns is None else s.turn + self.turns
-        values = sampled_continuations(self._planner, game, view, rng, chosen, self.samples, stop)
-        totals = [sum(v) for v in values]
-        totals[0] += self.keep * self.samples
-        self.last_values = dict(zip(chosen, totals, strict=True))
-        return chosen[first_best(totals, 1e-9)]
+        self.stop_turn = None if self.turns is None else s.turn + self.turns
+        return self.compare(chosen, sampled_deals(self.game, view, self.rng, self.samples))
 
 
 def hire_move(towers: Any, first: tuple[int, int, int] | None) -> Move:
@@ -123,31 +139,7 @@ def hire_move(towers: Any, first: tuple[int, int, int] | None) -> Move:
     return "done" if first is None else f"hire {first[0]} {first[1]} {towers[first[2]].id}"
 
 
-def sampled_continuations(
-    planner: BibliogamoPlanner,
-    game: Any,
-    view: Any,
-    rng: random.Random,
-    moves: list[Move],
-    samples: int,
-    stop: int | None = None,
-) -> list[list[float]]:
-    """Each of ``moves`` played on ``samples`` determinisations of ``view`` (drawn from
-    ``rng``) and continued by ``planner`` (:func:`continue_with`), with common random
-    numbers: every move of a sample gets the same deck order and the same seed for the
-    chance events of its continuation. The values, by move, then by sample."""
-    values: list[list[float]] = [[] for _ in moves]
-    for _ in range(samples):
-        state = game.determinize(view, rng)
-        seed = rng.getrandbits(64)
-        for c, move in enumerate(moves):
-            after = state.clone()
-            after.apply_trusted(move)
-            values[c].append(continue_with(planner, game, after, random.Random(seed), stop))
-    return values
-
-
-def continue_with(
+def planner_continuation(
     planner: BibliogamoPlanner,
     game: Any,
     state: Any,
@@ -156,14 +148,14 @@ def continue_with(
 ) -> float:
     """Play ``planner`` on ``state`` (chance events from ``chance``) until the game ends,
     then the final score; or until turn ``stop`` is over, then ``game.evaluate``."""
-    while True:
-        player = state.current_player
-        if player == TERMINAL:
-            return float(state.score())
-        if player == CHANCE:
-            state.apply(state.sample_chance(chance))
-            continue
-        if stop is not None and state.turn > stop:
-            return game.evaluate(state, 0)
-        moves = state.legal_moves()
-        state.apply_trusted(moves[0] if len(moves) == 1 else planner.choose(state, moves))
+
+    def plays(st: Any, seat: int, moves: list[Move]) -> Move:
+        return planner.choose(st, moves)
+
+    plays.trusted = True  # type: ignore[attr-defined]  # the planner answers a legal move
+
+    def score(st: Any, finished: bool) -> float:
+        return float(st.score()) if finished else game.evaluate(st, 0)
+
+    past = None if stop is None else (lambda st: st.turn > stop)
+    return continuation(state, chance, plays, score, stop=past, forced=True)

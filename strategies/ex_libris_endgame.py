@@ -31,7 +31,7 @@ from typing import Any
 
 from simcli.game import Move, State
 from simcli_strategies.rollout_search import RolloutSearch
-from simcli_strategies.search_common import check_int
+from simcli_strategies.search.common import check_int
 
 
 class ExLibrisEndgame(RolloutSearch):
@@ -82,7 +82,7 @@ class ExLibrisEndgame(RolloutSearch):
             self.searched = True
             return super().choose(view, legal_moves)
         self.last_values = {}
-        return self._base.choose(view, list(legal_moves))
+        return self.base.choose(view, list(legal_moves))
 
     def preselect(self, view: State, legal_moves: list[Move], base_move: Move) -> list[Move] | None:
         """The heuristic's own ranking of a placement or a shelving (up to several hundred
@@ -94,8 +94,8 @@ class ExLibrisEndgame(RolloutSearch):
         head = st.tasks[-1].name if st.tasks else ""
         if head not in ("place", "shelve"):
             return None
-        base = self._base
-        base._others_key = None
+        base = self.base
+        base.new_decision()
         seat = self.seat
         # the heuristic's value of shelving each card of the hand at each position
         shelves = {(card, pos): v for v, card, pos in base.best_shelves(st, seat, st.hands[seat])}

@@ -60,7 +60,7 @@ class ExLibrisHeuristic(Strategy):
 
     def choose(self, view: State, legal_moves: list[Move]) -> Move:
         st: ExLibrisState = view  # type: ignore[assignment]
-        self._others_key: tuple | None = None
+        self.new_decision()
         head = st.tasks[-1].name if st.tasks else ""
         if len(legal_moves) == 1:
             return legal_moves[0]
@@ -68,6 +68,13 @@ class ExLibrisHeuristic(Strategy):
         if handler is None:
             return self._best_by_evaluation(st, legal_moves)
         return handler(st, legal_moves)
+
+    def new_decision(self) -> None:
+        """Forget what :meth:`score` keeps for one decision (the other seats' counts).
+        ``choose`` and :meth:`position_value` call it; a search that calls the value
+        methods (``best_shelves``, ``location_value``, ...) on a position of its own
+        calls it first."""
+        self._others_key: tuple | None = None
 
     # ------------------------------------------------------------------ shelf model
 
@@ -642,5 +649,5 @@ class ExLibrisHeuristic(Strategy):
         """This strategy's value of a position for ``seat`` (inspection score minus the
         misfit penalty, plus one point per card in hand as in the game's evaluation):
         the leaf value of searches that use this strategy as their rollout policy."""
-        self._others_key = None  # the cache in ``score`` is per decision
+        self.new_decision()  # the cache in ``score`` is per decision
         return self.value_now(st, seat) + 1.0 * len(st.hands[seat])

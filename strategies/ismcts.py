@@ -21,10 +21,7 @@ the view and ``ismcts`` is open-loop UCT.
 from __future__ import annotations
 
 from simcli.game import Move, State
-from simcli_strategies.is_search import ISNode, ismcts_search
 from simcli_strategies.mcts import MCTSStrategy
-
-__all__ = ["ISMCTSStrategy", "ISNode", "ismcts_search"]
 
 
 class ISMCTSStrategy(MCTSStrategy):
@@ -56,5 +53,8 @@ class ISMCTSStrategy(MCTSStrategy):
         )
 
     def choose(self, view: State, legal_moves: list[Move]) -> Move:
-        self._prepare(view.players)
-        return ismcts_search(self, view, legal_moves)
+        search = self.searcher(view.players)
+        move = search.ismcts(view, legal_moves)
+        self.last_iterations = search.last_iterations
+        self.last_root = search.last_root  # type: ignore[assignment]
+        return move

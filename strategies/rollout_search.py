@@ -35,6 +35,13 @@ The budget is ``samples`` x ``candidates`` rollouts a decision: counts, never wa
 time, so the same seed gives the same moves on any machine. Randomness: ``self.rng`` only
 (determinisations, chance turns inside rollouts through ``state.sample_chance``, and the
 seeds of the rollout policies' own generators).
+
+Built on the search core: the comparison is :func:`simcli_strategies.search.compare.compare`
+with the pick rule :class:`~simcli_strategies.search.compare.BestTotal`, each rollout is
+:func:`simcli_strategies.search.continuation.continuation`. Public hooks for a subclass:
+:meth:`RolloutSearch.preselect` (the moves besides the base policy's, best first),
+:meth:`RolloutSearch.candidates_for` (the whole candidate list) and
+:meth:`RolloutSearch.value` (a candidate's value on a sample).
 """
 
 from __future__ import annotations
@@ -42,14 +49,23 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from simcli.game import CHANCE, TERMINAL, Move, State
+from simcli.game import TERMINAL, Move, State
 from simcli.strategy import Strategy, load_strategy_class
-from simcli_strategies.search_common import check_float, check_int, first_best, margins, move_key
+from simcli_strategies.search.common import (
+    check_float,
+    check_int,
+    check_params,
+    margins,
+    move_key,
+    resolve_reward,
+)
+from simcli_strategies.search.compare import BestTotal, Sample, SampledSearch, sampled_deals
+from simcli_strategies.search.continuation import continuation, seat_policy
 
 REWARDS = ("auto", "win", "score", "mixed")
 
 
-class RolloutSearch(Strategy):
+class RolloutSearch(SampledSearch):
     description = (
         "policy improvement over a heuristic: top candidates (the heuristic's move + best "
         "by evaluate) each finished by the heuristic on sampled determinisations; params: "
@@ -75,76 +91,75 @@ class RolloutSearch(Strategy):
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}, got {reward!r}")
         self.reward = reward
-        if policy_params is None:
-            policy_params = {}
-        if not isinstance(policy_params, dict):
-            raise ValueError(f"policy_params must be a mapping, got {policy_params!r}")
+        policy_params = check_params("policy_params", policy_params)
         if not isinstance(policy, str) or not policy or policy == "rollout_search":
             raise ValueError(f"policy must be a strategy name, got {policy!r}")
         from simcli.errors import StrategyLoadError
 
         try:
-            self._policy_class = load_strategy_class(policy)
-            self._policy_class(**policy_params)
+            self.policy_class = load_strategy_class(policy)
+            self.policy_class(**policy_params)
         except (StrategyLoadError, TypeError, ValueError) as exc:
             raise ValueError(f"policy {policy!r}: {exc}") from None
         self.policy = policy
-        self.policy_params = dict(policy_params)
+        self.policy_params = policy_params
+        self.rule = BestTotal(self.keep)
         #: root statistics of the last decision: candidate key -> summed reward
         self.last_values: dict[Any, float] = {}
 
     def start_game(self, game: Any, seat: int, rng: random.Random) -> None:
         super().start_game(game, seat, rng)
-        self._base = self._policy_class(**self.policy_params)
-        self._base.start_game(game, seat, random.Random(rng.getrandbits(64)))
+        #: the base policy, playing this seat on the real views (its own RNG drawn first)
+        self.base = self.policy_class(**self.policy_params)
+        self.base.start_game(game, seat, random.Random(rng.getrandbits(64)))
         self._rollers: list[Strategy] = []
+        self._mode = "win"
 
     # -- the decision ----------------------------------------------------------------------
 
     def choose(self, view: State, legal_moves: list[Move]) -> Move:
         self.last_values = {}
-        base = self._base
+        base = self.base
         base_move = base.choose(view.clone() if base.wants_view else None, list(legal_moves))
         if len(legal_moves) == 1:
             return legal_moves[0]
-        game, seat, rng = self.game, self.seat, self.rng
         players = view.players
         if not self._rollers:
-            self._rollers = [self._policy_class(**self.policy_params) for _ in range(players)]
-        mode = self.reward
-        if mode == "auto":
-            mode = "score" if players == 1 else "win"
-        first = game.determinize(view, rng)
+            self._rollers = [self.policy_class(**self.policy_params) for _ in range(players)]
+            self._continue = seat_policy(self._rollers, copy=False)
+        self._mode = resolve_reward(self.reward, players)
+        first = self.game.determinize(view, self.rng)
+        chosen = self.candidates_for(view, legal_moves, base_move, first)
+        if len(chosen) == 1:
+            return chosen[0]
+        return self.compare(
+            chosen, sampled_deals(self.game, view, self.rng, self.samples, first=first)
+        )
+
+    def candidates_for(
+        self, view: State, legal_moves: list[Move], base_move: Move, first: State
+    ) -> list[Move]:
+        """The base policy's move and the ``candidates - 1`` best others: those of
+        :meth:`preselect`, or every legal move played once on ``first`` (the first
+        determinisation) and ranked by :meth:`leaf_value`. A move that ends the game
+        there with this seat the only winner is returned alone (played at once)."""
         base_key = move_key(base_move)
         preselected = self.preselect(view, legal_moves, base_move)
         if preselected is not None:
             others = [m for m in preselected if move_key(m) != base_key]
-            chosen = [base_move] + others[: self.candidates - 1]
-        else:
-            ranked: list[tuple[float, int]] = []
-            for index, move in enumerate(legal_moves):
-                after = first.clone()
-                after.apply_trusted(move)
-                if after.current_player == TERMINAL and players > 1:
-                    if after.outcome().winners == (seat,):
-                        return move
-                if self.candidates > 1 and move_key(move) != base_key:
-                    ranked.append((-self._leaf(after, seat), index))
-            ranked.sort()
-            chosen = [base_move] + [legal_moves[i] for _, i in ranked[: self.candidates - 1]]
-        if len(chosen) == 1:
-            return base_move
-        totals = [0.0] * len(chosen)
-        for sample in range(self.samples):
-            state = first if sample == 0 else game.determinize(view, rng)
-            seed = rng.getrandbits(64)
-            for c, move in enumerate(chosen):
-                after = state.clone()
-                after.apply_trusted(move)
-                totals[c] += self._rollout(after, seed, mode)
-        totals[0] += self.keep * self.samples
-        self.last_values = {move_key(m): t for m, t in zip(chosen, totals, strict=True)}
-        return chosen[first_best(totals)]
+            return [base_move] + others[: self.candidates - 1]
+        seat, players = self.seat, view.players
+        ranked: list[tuple[float, int]] = []
+        for index, move in enumerate(legal_moves):
+            after = first.clone()
+            after.apply_trusted(move)
+            if after.current_player == TERMINAL and players > 1:
+                if after.outcome().winners == (seat,):
+                    return [move]
+            if self.candidates > 1 and move_key(move) != base_key:
+                ranked.append((-self.leaf_value(after, seat), index))
+        ranked.sort()
+        return [base_move] + [legal_moves[i] for _, i in ranked[: self.candidates - 1]]
 
     def preselect(self, view: State, legal_moves: list[Move], base_move: Move) -> list[Move] | None:
         """Moves to consider besides the base policy's, best first, without playing each
@@ -154,50 +169,38 @@ class RolloutSearch(Strategy):
 
     # -- values ----------------------------------------------------------------------------
 
-    def _leaf(self, state: State, seat: int) -> float:
+    def value(self, after: State, sample: Sample) -> float:
+        """Finish ``after`` (changed in place) with the base policy on every seat, or for
+        ``depth`` decisions, and return the searching seat's reward. The sample's seed
+        fixes the chance turns and the policies' generators (the same for every
+        candidate). The policies get the rollout state itself (a determinisation: nothing
+        of the real game is hidden from them there) and must not change it."""
+        seed: int = sample.seed  # type: ignore[assignment]
+        game = self.game
+        for s, inst in enumerate(self._rollers):
+            inst.start_game(game, s, random.Random(seed + 1 + s))
+        return continuation(
+            after,
+            random.Random(seed),
+            self._continue,
+            self._reward_of,
+            depth=self.depth,
+            forced=True,
+        )
+
+    def _reward_of(self, state: State, finished: bool) -> float:
+        return self.reward_of(state, self._mode)
+
+    def leaf_value(self, state: State, seat: int) -> float:
         """The value of an unfinished position for ``seat``: the base policy's own
         ``position_value`` where it has one, else ``game.evaluate``."""
         if state.current_player != TERMINAL:
-            value = getattr(self._base, "position_value", None)
+            value = getattr(self.base, "position_value", None)
             if value is not None:
                 return value(state, seat)
         return self.game.evaluate(state, seat)
 
-    def _rollout(self, state: State, seed: int, mode: str) -> float:
-        """Finish ``state`` (changed in place) with the base policy on every seat, or for
-        ``depth`` decisions, and return the searching seat's reward. ``seed`` fixes the
-        chance turns and the policies' generators (the same for every candidate). The
-        policies get the rollout state itself (a determinisation: nothing of the real game
-        is hidden from them there) and must not change it."""
-        game = self.game
-        rng = random.Random(seed)
-        rollers = self._rollers
-        for s, inst in enumerate(rollers):
-            inst.start_game(game, s, random.Random(seed + 1 + s))
-        depth = self.depth
-        plies = 0
-        while True:
-            seat = state.current_player
-            if seat == TERMINAL:
-                return self._reward(state, mode)
-            if seat == CHANCE:
-                state.apply_trusted(state.sample_chance(rng))
-                continue
-            if depth is not None and plies >= depth:
-                return self._reward(state, mode)
-            moves = state.legal_moves()
-            if len(moves) == 1:
-                state.apply_trusted(moves[0])
-            else:
-                inst = rollers[seat]
-                move = inst.choose(state if inst.wants_view else None, moves)
-                if move in moves:
-                    state.apply_trusted(move)
-                else:
-                    state.apply(move)
-            plies += 1
-
-    def _reward(self, state: State, mode: str) -> float:
+    def reward_of(self, state: State, mode: str) -> float:
         """The searching seat's reward of a finished or cut rollout (see the module
         docstring). Finished and cut positions are valued on one scale: in ``score`` and
         ``mixed`` modes a finished game's margin comes from ``game.evaluate`` when
@@ -208,7 +211,7 @@ class RolloutSearch(Strategy):
         if finished and self.depth is None:
             values = list(state.outcome().scores)
         else:
-            values = [self._leaf(state, s) for s in range(players)]
+            values = [self.leaf_value(state, s) for s in range(players)]
         margin = margins(values)[me]
         if mode == "score":
             return margin

@@ -151,9 +151,16 @@ def test_no_import_cycle_between_strategy_modules() -> None:
                 return True
         return False
 
-    assert imports["ismcts"] >= {"mcts", "is_search"}  # the check sees real imports
+    assert imports["ismcts"] >= {"mcts"} and "search" in imports["mcts"]  # real imports
     cyclic = [name for name in imports if reaches(name, name, {name})]
     assert cyclic == []
+    # the search core is below every strategy: it imports none of them
+    for path in (folder / "search").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
+                "simcli_strategies."
+            ):
+                assert node.module.startswith("simcli_strategies.search."), (path, node.module)
 
 
 def strategy_module_file() -> str:

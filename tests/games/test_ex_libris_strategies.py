@@ -137,7 +137,7 @@ def test_shelving_values_with_one_card_added_equal_the_full_computation(
         cells = state.shelves[seat]
         fresh = ExLibrisHeuristic()
         fresh.start_game(GAME, seat, random.Random(0))
-        fresh._others_key = None
+        fresh.new_decision()
         fresh.value_now(state, seat)  # sets the other seats' counts, as a decision does
         score, misfit = fresh.score_adding(state, seat, cells), fresh.misfit_adding(state, cells)
         for card in sorted(set(state.hands[seat])):

@@ -19,7 +19,7 @@ from simcli.strategy import load_strategy_class
 from simcli_strategies.adas_heuristic import AdasHeuristic
 from simcli_strategies.adas_race import AdasRace
 from simcli_strategies.adas_reply import AdasReply
-from simcli_strategies.search_common import first_best, paired_pick
+from simcli_strategies.search.compare import first_best, paired_pick
 
 SMALL = {"samples": 3, "candidates": 4, "depth": 2, "beam": 3}
 
@@ -123,10 +123,10 @@ def test_inferred_hands_explain_the_opponents_last_move():
                 continue
             view = state.view(0)
             if before is not None and reply._opponent_move(view) is not None:
-                for deal_state, weight in reply._deals(view, reply.samples):
-                    assert weight > 0
+                for sample in reply.deals(view, reply.samples):
+                    assert sample.weight > 0
                     pre = before.clone()
-                    pre.hands[1] = [*deal_state.hands[1][:-1], view.discard[-1]]
+                    pre.hands[1] = [*sample.state.hands[1][:-1], view.discard[-1]]
                     options = pre.legal_moves()
                     scores = started(AdasHeuristic(), game, 1).scores(pre, options)
                     assert scores[options.index(played)] == max(scores)

@@ -15,7 +15,7 @@ from simcli.game import CHANCE, TERMINAL
 from simcli.games import get_game
 from simcli_strategies.bibliogamo_endgame import BibliogamoEndgame
 from simcli_strategies.bibliogamo_planner import BibliogamoPlanner
-from simcli_strategies.bibliogamo_search import continue_with
+from simcli_strategies.bibliogamo_search import planner_continuation
 
 SMALL = {"work": 12, "min_samples": 2, "max_samples": 3, "candidates": 3}
 
@@ -107,12 +107,12 @@ def test_departs_from_the_planner_only_with_evidence():
     (index 0): played only when the mean exceeds ``keep`` by more than ``z`` standard
     errors; the best mean of those that pass."""
     s = BibliogamoEndgame(z=2.0)
-    assert s.pick([[30, 31, 32, 33], [31, 32, 33, 34]]) == 1  # +1 on every sample
-    assert s.pick([[30, 30, 30, 30], [33, 28, 33, 28]]) == 0  # +0.5, standard error 1.44
-    assert s.pick([[30, 30, 30, 30], [31, 31, 31, 31], [32, 32, 32, 33]]) == 2
-    assert s.pick([[30, 30], [30, 30]]) == 0  # ties: the planner's move
-    assert BibliogamoEndgame(keep=1.0).pick([[30, 30], [31, 31]]) == 0
-    assert BibliogamoEndgame(z=0.0).pick([[30, 30, 30, 30], [33, 28, 33, 28]]) == 1
+    assert s.rule.pick([[30, 31, 32, 33], [31, 32, 33, 34]]) == 1  # +1 on every sample
+    assert s.rule.pick([[30, 30, 30, 30], [33, 28, 33, 28]]) == 0  # +0.5, standard error 1.44
+    assert s.rule.pick([[30, 30, 30, 30], [31, 31, 31, 31], [32, 32, 32, 33]]) == 2
+    assert s.rule.pick([[30, 30], [30, 30]]) == 0  # ties: the planner's move
+    assert BibliogamoEndgame(keep=1.0).rule.pick([[30, 30], [31, 31]]) == 0
+    assert BibliogamoEndgame(z=0.0).rule.pick([[30, 30, 30, 30], [33, 28, 33, 28]]) == 1
 
 
 def price_position():
@@ -170,4 +170,4 @@ def test_hand_worked_redraw_the_planner_refuses():
     for move, expected in (("accept", 3 + 1 + 1), ("redraw", 3 + 1 + 2)):  # the real game
         after = state.clone()
         after.apply(move)
-        assert continue_with(s._planner, game, after, random.Random(1)) == expected
+        assert planner_continuation(s.planner, game, after, random.Random(1)) == expected

@@ -15,7 +15,7 @@ from simcli.game import CHANCE, TERMINAL
 from simcli.games import get_game
 from simcli_strategies.ex_libris_endgame import ExLibrisEndgame
 from simcli_strategies.ex_libris_heuristic import ExLibrisHeuristic
-from simcli_strategies.search_common import move_key
+from simcli_strategies.search.common import move_key
 
 OPTIONS = {"mode": "beginner", "final_round_trigger": "auto", "max_rounds": 20}
 PARAMS = {"width": 5, "misfit": 0.6, "draw_value": 1.6}

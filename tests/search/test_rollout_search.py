@@ -20,7 +20,7 @@ from test_ismcts import (
 from simcli.game import TERMINAL
 from simcli.strategy import load_strategy_class
 from simcli_strategies.rollout_search import RolloutSearch
-from simcli_strategies.search_common import first_best
+from simcli_strategies.search.compare import first_best
 
 HEURISTIC = {
     "adas_library": "adas_heuristic",
@@ -129,7 +129,7 @@ def test_improves_on_a_bad_base_policy_in_a_toy_game():
     for seed in range(12):
         s = started(RolloutSearch(policy="random", samples=4, keep=100.0), game, 0, seed)
         base = random.Random()
-        base.setstate(s._base.rng.getstate())  # what the base policy will draw
+        base.setstate(s.base.rng.getstate())  # what the base policy will draw
         expected = base.choice(["check", "bet"])
         assert s.choose(view.clone(), ["check", "bet"]) == expected
         bases.add(expected)
@@ -164,9 +164,9 @@ def test_terminal_of_a_cut_rollout_is_valued_on_the_evaluation_scale():
     cut = started(RolloutSearch(policy="greedy", depth=3), game, seat)
     full = started(RolloutSearch(policy="greedy"), game, seat)
     # margin: evaluate(seat) - evaluate(other) = 100 - (-100); final scores 1 - 0
-    assert cut._reward(after, "score") == 200.0
-    assert full._reward(after, "score") == 1.0
-    assert cut._reward(after, "win") == full._reward(after, "win") == 1.0
+    assert cut.reward_of(after, "score") == 200.0
+    assert full.reward_of(after, "score") == 1.0
+    assert cut.reward_of(after, "win") == full.reward_of(after, "win") == 1.0
 
 
 def test_first_best_ties_go_to_the_earlier_candidate():
