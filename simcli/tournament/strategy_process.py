@@ -290,6 +290,8 @@ class StrategyProcess:
         if not SHEPHERDED:
             self._kill_group()
             return
+        if self.proc.poll() is not None:  # gone and reaped: its pid may be another's now
+            return
         try:
             os.kill(self.proc.pid, signal.SIGTERM)
         except (ProcessLookupError, PermissionError):
