@@ -126,10 +126,14 @@ def test_the_shepherd_keeps_the_programs_exit_status(tmp_path):
     as such (the shepherd exits as its program did)."""
     from simcli.protocol.sandbox import child_setup
 
-    for script, expected in (("import sys; sys.exit(9)", 9), ("import os; os.abort()", -6)):
+    for script, expected in (
+        ("import sys; sys.exit(9)", 9),
+        ("import os, signal; os.kill(os.getpid(), signal.SIGKILL)", -9),
+    ):
         proc = subprocess.Popen(
             [sys.executable, "-c", script],
             preexec_fn=child_setup(os.getpid(), None),
             start_new_session=True,
+            cwd=tmp_path,
         )
         assert proc.wait(timeout=30) == expected

@@ -202,9 +202,13 @@ def _shepherd(program: int, parent_pid: int) -> None:
         status = ended.get(program)
     if status is not None and os.WIFSIGNALED(status):
         sig = os.WTERMSIG(status)
-        signal.signal(sig, signal.SIG_DFL)
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {sig})
-        os.kill(os.getpid(), sig)
+        try:
+            if sig not in (signal.SIGKILL, signal.SIGSTOP):  # (those have no handler)
+                signal.signal(sig, signal.SIG_DFL)
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {sig})
+            os.kill(os.getpid(), sig)
+        except (OSError, ValueError):
+            pass
         os._exit(128 + sig)
     os._exit(os.WEXITSTATUS(status) if status is not None else 1)
 
