@@ -50,62 +50,36 @@ def continuation(
     may build without listing the others), one draw of ``rng`` per decision, a single
     legal move included. With one, ``forced`` plays a single legal move without asking
     it (otherwise it is asked every time, and may draw its random numbers)."""
-    return reward(state, finish(state, rng, policy, depth=depth, stop=stop, forced=forced))
-
-
-def finish(
-    state: State,
-    rng: random.Random,
-    policy: RolloutPolicy | None = None,
-    *,
-    depth: int | None = None,
-    stop: Callable[[State], bool] | None = None,
-    forced: bool = False,
-) -> bool:
-    """The play of :func:`continuation`: whether the game ended."""
     apply = state.apply_trusted
     sample = state.sample_chance
-    plies = 0
-    if policy is None:
-        pick = state.random_legal_move  # legal_moves()[randrange(n)], for the same draw
-        # ``_randbelow(n)`` is what ``randrange(n)`` returns for n >= 1 (the same draws),
-        # without its argument checks; kept to ``random.Random`` and its subclasses
-        randrange = getattr(rng, "_randbelow", None) or rng.randrange
-        while True:
-            seat = state.current_player
-            if seat == TERMINAL:
-                return True
-            if seat == CHANCE:
-                apply(sample(rng))
-                continue
-            if depth is not None and plies >= depth:
-                return False
-            if stop is not None and stop(state):
-                return False
-            apply(pick(randrange))
-            plies += 1
     legal_moves = state.legal_moves
+    pick = state.random_legal_move  # legal_moves()[randrange(n)], for the same draw
+    # ``_randbelow(n)`` is what ``randrange(n)`` returns for n >= 1 (the same draws),
+    # without its argument checks; kept to ``random.Random`` and its subclasses
+    randrange = getattr(rng, "_randbelow", None) or rng.randrange
     trusted = getattr(policy, "trusted", False)
+    plies = 0
     while True:
         seat = state.current_player
         if seat == TERMINAL:
-            return True
+            return reward(state, True)
         if seat == CHANCE:
             apply(sample(rng))
             continue
-        if depth is not None and plies >= depth:
-            return False
-        if stop is not None and stop(state):
-            return False
-        moves = legal_moves()
-        if forced and len(moves) == 1:
-            apply(moves[0])
+        if (depth is not None and plies >= depth) or (stop is not None and stop(state)):
+            return reward(state, False)
+        if policy is None:
+            apply(pick(randrange))
         else:
-            move = policy(state, seat, moves)
-            if trusted or move in moves:
-                apply(move)
+            moves = legal_moves()
+            if forced and len(moves) == 1:
+                apply(moves[0])
             else:
-                state.apply(move)
+                move = policy(state, seat, moves)
+                if trusted or move in moves:
+                    apply(move)
+                else:
+                    state.apply(move)
         plies += 1
 
 
