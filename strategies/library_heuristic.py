@@ -20,7 +20,7 @@ Ties are broken by the shorter own route, then by the strategy's seeded RNG.
 from __future__ import annotations
 
 from simcli.game import Move, State
-from simcli.games.library.board import ENTRANCE_CELLS, PLATE_MOVES, STEP, WALL_MOVES
+from simcli.games.library.board import PLATE_MOVES, STEP, WALL_MOVES
 from simcli.games.library.routes import best_route, leg_footprint, route_avoid, winning_moves
 from simcli.games.library.state import LibraryState
 from simcli.strategy import Strategy
@@ -77,13 +77,13 @@ class LibraryHeuristicStrategy(Strategy):
         horizon = self.horizon or AUTO_HORIZON[view.players]
         plates: set[str] = set()
         walls: set[str] = set()
-        _, legs = best_route(view, ENTRANCE_CELLS[me], route_avoid(view, me), COST_CAP)
+        _, legs = best_route(view, view.entrances[me], route_avoid(view, me), COST_CAP)
         crossed, _, beyond = leg_footprint(legs)
         plates.update(PLATE_MOVES[c] for c in crossed)
         walls.update(WALL_MOVES[g] for g in beyond)
         for seat in range(view.players):
             if seat != me:
-                _, legs = best_route(view, ENTRANCE_CELLS[seat], route_avoid(view, seat), horizon)
+                _, legs = best_route(view, view.entrances[seat], route_avoid(view, seat), horizon)
                 walls.update(WALL_MOVES[g] for g in leg_footprint(legs)[1])
         for step in STEP[view.sphere]:
             if step is not None:
@@ -123,5 +123,5 @@ class LibraryHeuristicStrategy(Strategy):
 
 def _cost(state: LibraryState, seat: int, cap: int) -> float:
     """The route cost of ``seat``, at most ``cap`` (the search stops there)."""
-    cost = best_route(state, ENTRANCE_CELLS[seat], route_avoid(state, seat), cap)[0]
+    cost = best_route(state, state.entrances[seat], route_avoid(state, seat), cap)[0]
     return float(min(cost, cap))

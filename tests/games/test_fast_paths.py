@@ -43,6 +43,19 @@ COMPENSATED = [
     ("ex_libris", 2, {"komi": -2.5}),
 ]
 CASES += [pytest.param(*case, marks=pytest.mark.slow) for case in COMPENSATED]
+#: The options of the text's other readings away from their defaults (issue 37): slow
+#: tests too, the quick ones are in tests/games/test_*_readings.py and the like.
+READINGS = [
+    ("library", 2, {"push_wall": "both", "topple_chain": "line", "walls_per_player": 8}),
+    (
+        "library",
+        4,
+        {"push_wall": "sideways", "sphere_push": "toward_own", "turn_order": "d1_d7_g4_a4"},
+    ),
+    ("adas_library", 2, {"exchange_position": "mirrored"}),
+    ("adas_library", 4, {"exchange_position": "mirrored"}),
+]
+CASES += [pytest.param(*case, marks=pytest.mark.slow) for case in READINGS]
 
 
 def two_seats_at_most(game_id: str, players: int, options: dict) -> bool:

@@ -23,7 +23,8 @@ GAME = get_game("library")
 
 
 def new(players: int = 2, **given):
-    return GAME.new_state(players, GAME.resolve_options(given), {})
+    options = GAME.resolve_options(given)
+    return GAME.new_state(players, options, GAME.sample_setup(players, options, None))
 
 
 def play(state, *moves: str) -> list[int]:

@@ -1,7 +1,8 @@
 """Library (the sphere game): hand-built positions for every action and rules decision.
 
 Cells are named by file a-g (left to right) and rank 1-7 (bottom to top): the fountain is
-d4, seat 0's entrance d1, seat 1's d7, with four players seat 2's g4 and seat 3's a4.
+d4, seat 0's entrance d1; with two players seat 1's is d7; with four players (clockwise,
+the default) seat 1's a4, seat 2's d7 and seat 3's g4.
 A gap is named by the two cells it separates ("d3-d4" lies between d3 and d4).
 """
 
@@ -116,7 +117,8 @@ def test_registered_with_options_and_player_counts() -> None:
 
 def test_initial_position() -> None:
     state = GAME.new_state(2, {}, GAME.sample_setup(2, {}, None))  # type: ignore[arg-type]
-    assert GAME.sample_setup(4, {}, None) == {}  # type: ignore[arg-type]
+    assert GAME.sample_setup(2, {}, None) == {}  # type: ignore[arg-type]
+    assert GAME.sample_setup(4, {}, None) == {"version": 2}  # type: ignore[arg-type]
     assert sphere(state) == "d4" and state.cells[FOUNTAIN] == -2
     assert state.current_player == 0
     assert all(v == EMPTY for i, v in enumerate(state.cells) if i != FOUNTAIN)
@@ -131,22 +133,44 @@ def test_initial_position() -> None:
 def test_setup_must_be_empty() -> None:
     with pytest.raises(IllegalMoveError):
         GAME.new_state(2, {}, {"board": []})
+    with pytest.raises(IllegalMoveError):
+        GAME.new_state(2, {}, {"version": 2})
     with pytest.raises(GameOptionError):
         GAME.new_state(3, {}, {})
 
 
+def test_a_four_player_setup_names_the_rules_version() -> None:
+    # version 2 made the clockwise order the default: a 4-player setup says version 2
+    assert GAME.version == "2"
+    state = GAME.new_state(4, {}, {"version": 2})
+    assert state.entrances == (cell("d1"), cell("a4"), cell("d7"), cell("g4"))
+    for bad in ({"version": 1}, {"version": 3}, {"version": "2"}, {"board": []}):
+        with pytest.raises(IllegalMoveError):
+            GAME.new_state(4, {}, bad)
+    # a version-1 record (setup {}) says so, and how to replay it
+    with pytest.raises(IllegalMoveError, match="version 1 .* d1, d7, g4, a4"):
+        GAME.new_state(4, {}, {})
+    old = GAME.new_state(4, {"turn_order": "d1_d7_g4_a4"}, {})
+    assert old.entrances == (cell("d1"), cell("d7"), cell("g4"), cell("a4"))
+    legacy = GAME.new_state(4, {"turn_order": "d1_d7_g4_a4"}, {"version": 2})
+    assert legacy == old
+
+
 def test_notation_tables() -> None:
     assert cell_name(FOUNTAIN) == "d4"
-    assert [cell_name(c) for c in entrances(4)] == ["d1", "d7", "g4", "a4"]
-    assert entrances(2) == entrances(4)[:2]
+    assert [cell_name(c) for c in entrances(4)] == ["d1", "a4", "d7", "g4"]  # clockwise
+    assert [cell_name(c) for c in entrances(4, "d1_d7_g4_a4")] == ["d1", "d7", "g4", "a4"]
+    assert [cell_name(c) for c in entrances(2)] == ["d1", "d7"]
+    assert entrances(2, "d1_d7_g4_a4") == entrances(2)
     assert len(set(WALL_MOVES)) == GAPS == 84
     assert WALL_MOVES[0] == "W a6-a7" and WALL_MOVES[42] == "W a7-b7"
-    # every well-formed move: 48 plates, 84 walls, 2 pushes and 2 topples per gap,
-    # 4 sphere pushes and "pass"
-    assert len(PARSE) == 48 + 84 + 84 * 4 + 4 + 1
+    # every well-formed move: 48 plates, 84 walls, 4 pushes (2 along the line, 2 across
+    # it: option push_wall) and 2 topples per gap, 4 sphere pushes and "pass"
+    assert len(PARSE) == 48 + 84 + 84 * 6 + 4 + 1
     assert PARSE["M d3-d4 left"] == ("M", gap("d3-d4"), 2)
-    assert "M d3-d4 up" not in PARSE and "T d3-d4 left" not in PARSE
-    assert "T c4-d4 left" in PARSE and "M c4-d4 up" in PARSE
+    assert PARSE["M d3-d4 up"] == ("M", gap("d3-d4"), 0)
+    assert "T d3-d4 left" not in PARSE
+    assert "T c4-d4 left" in PARSE and "M c4-d4 up" in PARSE and "M c4-d4 left" in PARSE
 
 
 @pytest.mark.parametrize(
@@ -465,31 +489,49 @@ def test_outcome_of_an_open_game_is_refused() -> None:
         position().outcome()
 
 
-def test_four_players_turn_order_and_entrances() -> None:
-    state = GAME.new_state(4, {}, {})
+@pytest.mark.parametrize(
+    ("order", "owners"),
+    [
+        # clockwise seen from above, from the bottom: d1 (seat 0), a4 (1), d7 (2), g4 (3)
+        ("clockwise", {"d1": 0, "a4": 1, "d7": 2, "g4": 3}),
+        # version 1: bottom, top, right, left
+        ("d1_d7_g4_a4", {"d1": 0, "d7": 1, "g4": 2, "a4": 3}),
+    ],
+)
+def test_four_players_turn_order_and_entrances(order: str, owners: dict[str, int]) -> None:
+    state = GAME.new_state(4, {"turn_order": order}, {"version": 2})
+    assert {cell_name(c): s for s, c in enumerate(state.entrances)} == owners
     seen = []
     for move in ("W a6-a7", "W b6-b7", "W c6-c7", "W e6-e7", "W f6-f7"):
         seen.append(state.current_player)
         state.apply(move)
-    assert seen == [0, 1, 2, 3, 0]
+    assert seen == [0, 1, 2, 3, 0]  # seats move in seat order
     assert [wall_at(state, f"{f}6-{f}7") for f in "abcef"] == [0, 1, 2, 3, 0]
-    # seat 0 rolls the sphere onto g4: seat 2 wins
-    right = position(players=4, plates={"e4": 0, "f4": 0, "g4": 0})
+    # seat 0 rolls the sphere onto g4: the owner of g4 wins
+    right = position(players=4, plates={"e4": 0, "f4": 0, "g4": 0}, turn_order=order)
     right.apply("S right")
-    assert right.outcome().winners == (2,)
-    assert right.outcome().scores == (0.0, 0.0, 1.0, 0.0)
-    # seat 3 pulls it onto its own a4
-    left = position(players=4, plates={"b4": 3, "a4": 3}, turn=3)
+    assert right.outcome().winners == (owners["g4"],)
+    scores = [0.0] * 4
+    scores[owners["g4"]] = 1.0
+    assert right.outcome().scores == tuple(scores)
+    # the owner of a4 pulls it onto its own entrance
+    a4 = owners["a4"]
+    left = position(players=4, plates={"b4": a4, "a4": a4}, turn=a4, turn_order=order)
     left.apply("P c4")
-    assert left.outcome().winners == (3,)
+    assert left.outcome().winners == (a4,)
+    # and the owner of d7 pushes it up onto d7
+    d7 = owners["d7"]
+    up = position(players=4, plates={"d5": 0, "d6": 0, "d7": 0}, turn=d7, turn_order=order)
+    up.apply("S up")
+    assert up.outcome().winners == (d7,)
     # with two players g4 is an ordinary cell
     two = position(players=2, plates={"e4": 0, "f4": 0, "g4": 0})
     two.apply("S right")
     assert sphere(two) == "g4" and not two.is_terminal()
-    # only the mover: seat 1 rolls the sphere onto a4 (seat 3's entrance): no win
-    only = position(players=4, plates={"c4": 0, "b4": 0, "a4": 0}, turn=1, only_mover_wins=True)
+    # only the mover: seat 2 rolls the sphere onto a4 (seat 1's entrance): no win
+    only = position(players=4, plates={"c4": 0, "b4": 0, "a4": 0}, turn=2, only_mover_wins=True)
     only.apply("S left")
-    assert sphere(only) == "a4" and only.current_player == 2
+    assert sphere(only) == "a4" and only.current_player == 3
 
 
 def test_pass_only_when_nothing_else_is_possible() -> None:
@@ -536,13 +578,14 @@ def test_render_shows_cells_plates_walls_sphere_fountain_and_entrances() -> None
     state = position(players=4, plates={"d3": 0, "e4": 1}, walls={"d2-d3": 1, "c4-d4": 2})
     lines = state.render().splitlines()
     assert lines[0].split() == list("abcdefg")
-    assert lines[1] == "     +---+---+---+-1-+---+---+---+"  # seat 1's entrance d7
+    # clockwise: seat 0 d1, seat 1 a4, seat 2 d7, seat 3 g4
+    assert lines[1] == "     +---+---+---+-2-+---+---+---+"  # seat 2's entrance d7
     assert lines[-4] == "     +---+---+---+-0-+---+---+---+"  # seat 0's entrance d1
     rank4 = lines[2 + 2 * 3]
-    assert rank4 == "  4  3 .   .   . C(~)  1   .   . 2  4"
+    assert rank4 == "  4  1 .   .   . C(~)  1   .   . 3  4"
     rank3 = lines[2 + 2 * 4]
     assert rank3 == "  3  | .   .   .   0   .   .   . |  3"
     assert lines[2 + 2 * 4 + 1] == "     +   +   +   +BBB+   +   +   +"
-    assert "seat 2 g4" in lines[-2] and "turn 1, seat 0 to move" in lines[-1]
+    assert "seat 3 g4" in lines[-2] and "turn 1, seat 0 to move" in lines[-1]
     state.apply("S right")
     assert "(1)" in state.render()

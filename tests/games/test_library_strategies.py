@@ -18,7 +18,8 @@ GAME = Library()
 
 
 def play(players: int, strategies: list, seed: int, **options: object) -> LibraryState:
-    state = GAME.new_state(players, GAME.resolve_options(options), {})
+    resolved = GAME.resolve_options(options)
+    state = GAME.new_state(players, resolved, GAME.sample_setup(players, resolved, None))
     for seat, strategy in enumerate(strategies):
         strategy.start_game(GAME, seat, random.Random(seed * 10 + seat))
     while not state.is_terminal():
@@ -173,7 +174,9 @@ def test_bit_mask_push_search_matches_a_plain_search() -> None:
     checked = reachable = 0
     for _ in range(150):
         players = rng.choice([2, 4])
-        state = GAME.new_state(players, GAME.resolve_options({}), {})
+        state = GAME.new_state(
+            players, GAME.resolve_options({}), GAME.sample_setup(players, {}, None)
+        )
         for _ in range(rng.randrange(0, 150)):
             if state.is_terminal():
                 break

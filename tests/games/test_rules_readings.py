@@ -13,6 +13,13 @@ from simcli.games import get_game
 #: game id -> {option: its non-default values}
 READINGS: dict[str, dict[str, tuple]] = {
     "adas_library": {"exchange_position": ("mirrored",)},
+    "library": {
+        "turn_order": ("d1_d7_g4_a4",),
+        "push_wall": ("sideways", "both"),
+        "topple_chain": ("line",),
+        "sphere_push": ("toward_own",),
+        "walls_per_player": (5,),
+    },
 }
 
 

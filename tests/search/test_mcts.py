@@ -134,7 +134,7 @@ def test_libraria_proven_values_at_the_root():
 def library_position(plates, players=2):
     game = get_game("library")
     options = game.resolve_options({})
-    snap = game.new_state(players, options, {}).snapshot()
+    snap = game.new_state(players, options, game.sample_setup(players, options, None)).snapshot()
     for cell, owner in plates.items():
         snap["cells"][cell] = owner
     return game, game.state_from_snapshot(players, options, snap)
@@ -179,8 +179,9 @@ def test_sphere_game_blocks_the_one_move_loss(seed):
 
 @pytest.mark.slow
 def test_sphere_game_four_players_blocks_the_next_seat():
-    # four seats: seat 1 (next to move after seat 0) threatens "S up"
-    game, state = library_position({17: 2, 10: 2, 3: 2}, players=4)
+    # four seats, clockwise: seat 1 (a4, next to move after seat 0) threatens "S left"
+    # over plates on c4, b4 and a4
+    game, state = library_position({23: 2, 22: 2, 21: 2}, players=4)
     s = started(MCTSStrategy(iterations=400, rollout_depth=4, decisive=True), game)
     move = s.choose(state.clone(), state.legal_moves())
     after = state.clone()

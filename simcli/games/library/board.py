@@ -33,14 +33,22 @@ DIRECTIONS = ("up", "down", "left", "right")
 DIRECTION_INDEX = MappingProxyType({name: i for i, name in enumerate(DIRECTIONS)})
 OPPOSITE = (DOWN, UP, RIGHT, LEFT)
 
-#: Entrance cell of each seat: seat 0 bottom-centre d1, seat 1 top-centre d7,
-#: with four players seat 2 right-centre g4 and seat 3 left-centre a4.
-ENTRANCE_CELLS = (6 * SIZE + 3, 0 * SIZE + 3, 3 * SIZE + 6, 3 * SIZE + 0)
+D1, D7, G4, A4 = 6 * SIZE + 3, 0 * SIZE + 3, 3 * SIZE + 6, 3 * SIZE + 0
+#: The option ``turn_order``: the entrance of each seat (seats move in seat order) with
+#: four players. ``clockwise`` (the default since version 2 of the rules): bottom d1,
+#: left a4, top d7, right g4, the order around a table seen from above;
+#: ``d1_d7_g4_a4``: bottom, top, right, left (version 1, no order around any table).
+#: With two players seat 0 is d1 and seat 1 d7 either way.
+TURN_ORDERS = {"clockwise": (D1, A4, D7, G4), "d1_d7_g4_a4": (D1, D7, G4, A4)}
+CLOCKWISE = "clockwise"
 
 
-def entrances(players: int) -> tuple[int, ...]:
-    """The entrance cell of each seat in a game of ``players``."""
-    return ENTRANCE_CELLS[:players]
+def entrances(players: int, turn_order: str = CLOCKWISE) -> tuple[int, ...]:
+    """The entrance cell of each seat in a game of ``players`` (2: d1, d7; 4: by
+    ``turn_order``)."""
+    if players == 2:
+        return (D1, D7)
+    return TURN_ORDERS[turn_order][:players]
 
 
 def cell_name(cell: int) -> str:
@@ -137,6 +145,23 @@ def _fall(gap: int, d: int) -> tuple[int, int | None] | None:
     return None
 
 
+def _side_next(gap: int, d: int) -> int | None:
+    """The parallel gap one step across the gap's own line in direction ``d`` (a
+    sideways Push Wall, option ``push_wall``), or None past the inner gap lines."""
+    if gap < H_GAPS:  # a horizontal gap moves up/down to the next row line
+        if d == UP:
+            return gap - SIZE if gap >= SIZE else None
+        if d == DOWN:
+            return gap + SIZE if gap + SIZE < H_GAPS else None
+        return None
+    c = (gap - H_GAPS) % (SIZE - 1)
+    if d == LEFT:
+        return gap - 1 if c > 0 else None
+    if d == RIGHT:
+        return gap + 1 if c < SIZE - 2 else None
+    return None
+
+
 #: Directions a wall on each gap can be pushed (along its line) and toppled (across it).
 PUSH_DIRS: tuple[tuple[int, int], ...] = tuple(
     (LEFT, RIGHT) if g < H_GAPS else (UP, DOWN) for g in range(GAPS)
@@ -149,6 +174,34 @@ LINE_NEXT: tuple[tuple[int | None, ...], ...] = tuple(
 )
 FALL: tuple[tuple[tuple[int, int | None] | None, ...], ...] = tuple(
     tuple(_fall(g, d) for d in range(4)) for g in range(GAPS)
+)
+#: SIDE_NEXT[g][d]: the parallel gap one step across the line (sideways push), or None.
+SIDE_NEXT: tuple[tuple[int | None, ...], ...] = tuple(
+    tuple(_side_next(g, d) for d in range(4)) for g in range(GAPS)
+)
+
+
+def line_through(walls: list[int], gap: int) -> list[int]:
+    """The connected straight line of walls (any owners) through the walled ``gap``: the
+    contiguous walls on its own line both ways, in increasing gap order."""
+    first, last = PUSH_DIRS[gap]  # (left, right) or (up, down): decreasing, increasing
+    line = [gap]
+    nxt = LINE_NEXT[gap][first]
+    while nxt is not None and walls[nxt] != EMPTY:
+        line.append(nxt)
+        nxt = LINE_NEXT[nxt][first]
+    line.reverse()
+    nxt = LINE_NEXT[gap][last]
+    while nxt is not None and walls[nxt] != EMPTY:
+        line.append(nxt)
+        nxt = LINE_NEXT[nxt][last]
+    return line
+
+
+#: MANHATTAN[a][b]: the Manhattan distance between cells a and b.
+MANHATTAN: tuple[tuple[int, ...], ...] = tuple(
+    tuple(abs(a // SIZE - b // SIZE) + abs(a % SIZE - b % SIZE) for b in range(CELLS))
+    for a in range(CELLS)
 )
 
 # ---------------------------------------------------------------------------------------
@@ -178,7 +231,7 @@ def _parse_table() -> dict[str, tuple]:
             table[PLATE_MOVES[c]] = ("P", c)
     for g in range(GAPS):
         table[WALL_MOVES[g]] = ("W", g)
-        for d in PUSH_DIRS[g]:
+        for d in range(4):  # along the line, or sideways (option push_wall)
             table[PUSH_WALL_MOVES[g][d]] = ("M", g, d)
         for d in TOPPLE_DIRS[g]:
             table[TOPPLE_MOVES[g][d]] = ("T", g, d)

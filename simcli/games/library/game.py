@@ -8,11 +8,27 @@ from typing import Any
 
 from simcli.game import Game, IllegalMoveError, Option, State
 from simcli.games.compensation import drop_defaults
-from simcli.games.library.board import entrances
+from simcli.games.library.board import CLOCKWISE, TURN_ORDERS
 from simcli.games.library.routes import INF, nearest, push_distance
-from simcli.games.library.state import EXTRA_ACTIONS, LibraryState
+from simcli.games.library.state import (
+    EXTRA_ACTIONS,
+    PUSH_WALL,
+    READING_DEFAULTS,
+    SPHERE_PUSH,
+    TOPPLE_CHAIN,
+    TURN_ORDER,
+    WALLS_PER_PLAYER,
+    LibraryState,
+)
 
 WIN_VALUE = 1000.0
+#: The rules' version. Version 2 made the clockwise turn order the default with four
+#: players (option ``turn_order``); a 4-player setup says which version it was dealt
+#: under (``{"version": 2}``), so that a record of version 1 (setup ``{}``) says so on
+#: replay instead of failing on a move. 2-player games did not change: their setup
+#: stays ``{}``.
+VERSION = 2
+LEGACY_ORDER = "d1_d7_g4_a4"
 
 
 class Library(Game):
@@ -23,6 +39,7 @@ class Library(Game):
         "to your own entrance."
     )
     player_counts = (2, 4)
+    version = str(VERSION)
     options = {
         "plate_pulls_sphere": Option(
             default=True,
@@ -57,30 +74,83 @@ class Library(Game):
             "1 + extra_actions actions, as Libraria's two-counter opening); "
             "0 = the rules as written",
         ),
+        TURN_ORDER: Option(
+            default=CLOCKWISE,
+            choices=tuple(TURN_ORDERS),
+            doc="4 players: the entrances of seats 0-3 (seats move in seat order): "
+            "clockwise = d1, a4, d7, g4 (round the table, seen from above; default since "
+            "version 2); d1_d7_g4_a4 = bottom, top, right, left (version 1)",
+        ),
+        PUSH_WALL: Option(
+            default="along",
+            choices=("along", "sideways", "both"),
+            doc="Push Wall: along = the wall moves one gap along its own line with the "
+            "run of walls in front of it; sideways = the connected straight line of walls "
+            "through it moves one gap across its own length, as one; both = either",
+        ),
+        TOPPLE_CHAIN: Option(
+            default="behind",
+            choices=("behind", "line"),
+            doc="Topple Wall's chain: behind = the parallel walls stacked behind it in "
+            "the fall direction fall domino-fashion; line = the connected straight line "
+            "of walls through it (the push rule's 'connected line of walls') falls as one",
+        ),
+        SPHERE_PUSH: Option(
+            default="any",
+            choices=("any", "toward_own"),
+            doc="any = a sphere push may go any way; toward_own = it must leave the sphere "
+            "closer (Manhattan distance) to the pusher's own entrance ('you only ever "
+            "push it toward your own entrance')",
+        ),
+        WALLS_PER_PLAYER: Option(
+            default=0,
+            kind=int,
+            minimum=0,
+            doc="walls each player may lay in a game (a toppled wall is not returned); "
+            "0 = no limit (the text gives no stock)",
+        ),
     }
 
     perfect_information = True
     scalar_moves = True  # moves are strings
 
     def resolve_options(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
-        """The options with defaults filled in; ``extra_actions`` at its default 0 is
-        left out (records of the rules as written stay as they were; see
-        ``simcli/games/compensation.py``)."""
-        return drop_defaults(self.options, super().resolve_options(given), (EXTRA_ACTIONS,))
+        """The options with defaults filled in; ``extra_actions`` and the options of the
+        text's other readings at their defaults are left out (records of the rules as
+        written stay as they were; see ``simcli/games/compensation.py``)."""
+        names = (EXTRA_ACTIONS, *READING_DEFAULTS)
+        return drop_defaults(self.options, super().resolve_options(given), names)
 
     def sample_setup(
         self, players: int, options: Mapping[str, Any], rng: random.Random
     ) -> dict[str, Any]:
-        """Library has no random setup: the board always starts empty."""
-        return {}
+        """Library has no random setup: the board always starts empty. A 4-player setup
+        names the rules' version (see :data:`VERSION`)."""
+        return {} if players == 2 else {"version": VERSION}
 
     def new_state(
         self, players: int, options: Mapping[str, Any], setup: Mapping[str, Any]
     ) -> LibraryState:
         self.check_players(players)
-        if not isinstance(setup, Mapping) or dict(setup):
-            raise IllegalMoveError("a Library setup is the empty object {}")
-        return LibraryState(self, players, self.resolve_options(options))
+        resolved = self.resolve_options(options)
+        if not isinstance(setup, Mapping):
+            raise IllegalMoveError("a Library setup is {} (2 players) or {'version': 2}")
+        setup = dict(setup)
+        if players == 4 and setup == {}:
+            # a record of version 1: its turn order is the option d1_d7_g4_a4 now
+            if resolved.get(TURN_ORDER, CLOCKWISE) != LEGACY_ORDER:
+                raise IllegalMoveError(
+                    "this 4-player game was set up under version 1 of the sphere game's "
+                    "rules (setup {}), whose turns went d1, d7, g4, a4; version 2 seats "
+                    "the players clockwise (d1, a4, d7, g4) by default. To replay it, "
+                    f'add "{TURN_ORDER}": "{LEGACY_ORDER}" to its options'
+                )
+        elif setup != self.sample_setup(players, resolved, None):  # type: ignore[arg-type]
+            raise IllegalMoveError(
+                "a Library setup is {} with 2 players and {'version': 2} with 4 "
+                f"(version {VERSION} of the rules); got {setup!r}"
+            )
+        return LibraryState(self, players, resolved)
 
     def state_from_snapshot(
         self, players: int, options: Mapping[str, Any], snapshot: Mapping[str, Any]
@@ -101,10 +171,10 @@ class Library(Game):
             if state.winner == seat:
                 return WIN_VALUE
             return -WIN_VALUE if state.winner >= 0 else -100.0
-        target = entrances(state.players)[seat]
+        target = state.entrances[seat]
         avoid = 0
         if not state._only_mover:
-            for other in entrances(state.players):
+            for other in state.entrances:
                 if other != target:
                     avoid |= 1 << other
         pushes, reached = push_distance(state, target, avoid)

@@ -19,8 +19,8 @@ from simcli.games.library.board import (
     COL0,
     COL6,
     EMPTY,
-    ENTRANCE_CELLS,
     FULL,
+    MANHATTAN,
     PLATE_MOVES,
     SIZE,
     SPHERE_MOVES,
@@ -131,7 +131,7 @@ def route_avoid(state: LibraryState, seat: int) -> frozenset[int]:
     (the game would end there), unless only the mover can win."""
     if state._only_mover:
         return frozenset()
-    return frozenset(c for s, c in enumerate(ENTRANCE_CELLS[: state.players]) if s != seat)
+    return frozenset(c for s, c in enumerate(state.entrances) if s != seat)
 
 
 def nearest(reached: int, target: int) -> int:
@@ -248,7 +248,10 @@ def winning_moves(
     elif state._only_mover and seat != mover:
         return []
     forbid = -1 if as_mover else state.forbid
-    target = ENTRANCE_CELLS[seat]
+    target = state.entrances[seat]
+    # option sphere_push: toward_own: a push must bring the sphere closer to the
+    # mover's own entrance
+    home = MANHATTAN[state.entrances[mover]] if state._toward_own else None
     found = []
     sphere = state.sphere
     cells = state.cells
@@ -267,6 +270,6 @@ def winning_moves(
                 found.append(PLATE_MOVES[nxt])
         else:
             end = state.slide(sphere, d)
-            if end == target and end != forbid:
+            if end == target and end != forbid and (home is None or home[end] < home[sphere]):
                 found.append(SPHERE_MOVES[d])
     return found

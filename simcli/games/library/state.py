@@ -12,9 +12,9 @@ from simcli.frozen import FrozenDict, freeze
 from simcli.game import TERMINAL, IllegalMoveError, Outcome, State
 from simcli.games.library.board import (
     CELLS,
+    CLOCKWISE,
     DIRECTIONS,
     EMPTY,
-    ENTRANCE_CELLS,
     FALL,
     FOUNTAIN,
     FOUNTAIN_MARK,
@@ -22,20 +22,27 @@ from simcli.games.library.board import (
     GAPS,
     H_GAPS,
     LINE_NEXT,
+    MANHATTAN,
     PARSE,
     PASS,
     PLATE_MOVES,
     PUSH_BITS,
+    PUSH_DIRS,
     PUSH_PAIRS,
+    PUSH_WALL_MOVES,
     RAY,
+    SIDE_NEXT,
     SIZE,
     SPHERE_MOVES,
     STEP,
+    TOPPLE_DIRS,
     TOPPLE_PAIRS,
+    TURN_ORDERS,
     WALL_MOVES,
     cell_name,
     entrances,
     gap_name,
+    line_through,
 )
 
 if TYPE_CHECKING:
@@ -44,10 +51,29 @@ if TYPE_CHECKING:
 NO_CELL = -1  # "no forbidden cell" / "no winner"
 #: The seat compensation option (``simcli/games/compensation.py``).
 EXTRA_ACTIONS = "extra_actions"
-#: players -> {entrance cell: seat whose entrance it is} (read-only: states share it)
+#: The options of the text's other readings (issue 37). Each is left out of the resolved
+#: options at its default, so records of the default reading stay as they were; the
+#: rules read them with ``options.get(name, default)``.
+TURN_ORDER = "turn_order"
+PUSH_WALL = "push_wall"  # "along" (default), "sideways", "both"
+TOPPLE_CHAIN = "topple_chain"  # "behind" (default), "line"
+SPHERE_PUSH = "sphere_push"  # "any" (default), "toward_own"
+WALLS_PER_PLAYER = "walls_per_player"  # 0 (default): no limit
+READING_DEFAULTS = {
+    TURN_ORDER: CLOCKWISE,
+    PUSH_WALL: "along",
+    TOPPLE_CHAIN: "behind",
+    SPHERE_PUSH: "any",
+    WALLS_PER_PLAYER: 0,
+}
+#: (players, turn_order) -> {entrance cell: seat whose entrance it is} (read-only:
+#: states share it)
 ENTRANCE_OF = {
-    players: FrozenDict({cell: seat for seat, cell in enumerate(entrances(players))})
-    for players in range(1, len(ENTRANCE_CELLS) + 1)
+    (players, order): FrozenDict(
+        {cell: seat for seat, cell in enumerate(entrances(players, order))}
+    )
+    for players in (2, 4)
+    for order in TURN_ORDERS
 }
 
 
@@ -89,7 +115,9 @@ class LibraryState(State):
         "walk",
         "hmask",
         "vmask",
+        "entrances",
         "entrance_of",
+        "walls_left",
         "_plates",
         "_gaps",
         "_walls",
@@ -103,6 +131,9 @@ class LibraryState(State):
         "_max_turns",
         "_lead",
         "_opening",
+        "_push_mode",
+        "_line_topple",
+        "_toward_own",
     )
 
     def __init__(self, game: Library, players: int, options: Mapping[str, Any]):
@@ -119,8 +150,13 @@ class LibraryState(State):
         self.walk = 1 << FOUNTAIN
         self.hmask = 0
         self.vmask = 0
-        #: cell -> seat whose entrance it is
-        self.entrance_of = ENTRANCE_OF[players]
+        order = options.get(TURN_ORDER, CLOCKWISE)
+        #: the entrance cell of each seat, and cell -> seat whose entrance it is
+        self.entrances = entrances(players, order)
+        self.entrance_of = ENTRANCE_OF[players, order]
+        #: per seat, the walls it may still lay (option walls_per_player), or None
+        stock = options.get(WALLS_PER_PLAYER, 0)
+        self.walls_left: list[int] | None = [stock] * players if stock else None
         self._plates = [PLATE_MOVES[c] for c in range(CELLS) if c != FOUNTAIN]
         self._gaps = list(range(GAPS))
         self._walls = [WALL_MOVES[g] for g in range(GAPS)]
@@ -136,6 +172,10 @@ class LibraryState(State):
         #: empty at the default 0) and their number; then the seats take turns
         self._opening = opening_order(players, options.get(EXTRA_ACTIONS, 0))
         self._lead = len(self._opening)
+        #: the other readings (options push_wall, topple_chain, sphere_push)
+        self._push_mode = options.get(PUSH_WALL, "along")
+        self._line_topple = options.get(TOPPLE_CHAIN, "behind") == "line"
+        self._toward_own = options.get(SPHERE_PUSH, "any") == "toward_own"
 
     # -- queries ------------------------------------------------------------------------
 
@@ -194,13 +234,39 @@ class LibraryState(State):
         """Where a Push Sphere in direction ``d`` leaves the sphere, or None if illegal
         (it would not move, or it would end on the no-push-back cell)."""
         end = self.slide(self.sphere, d)
-        if end == self.sphere or end == self.forbid:
+        if end == self.sphere or end == self.forbid or not self._closer(self.sphere, end):
             return None
         return end
 
+    def _closer(self, start: int, end: int) -> bool:
+        """Whether a Push Sphere from ``start`` to ``end`` is allowed by option
+        ``sphere_push``: always (``any``), or (``toward_own``) only when the sphere ends
+        closer (Manhattan distance) to the pusher's own entrance than it started."""
+        if not self._toward_own:
+            return True
+        home = MANHATTAN[self.entrances[self.seat_to_move()]]
+        return home[end] < home[start]
+
+    def sideways_target(self, gap: int, d: int) -> list[int] | None:
+        """The line of walls through ``gap`` (see ``board.line_through``) if it can be
+        pushed one step across its line in direction ``d`` (option ``push_wall``): every
+        wall of it needs an empty parallel gap there; None if the edge or a wall blocks
+        it."""
+        walls = self.walls
+        line = line_through(walls, gap)
+        for pos in line:
+            dest = SIDE_NEXT[pos][d]
+            if dest is None or walls[dest] != EMPTY:
+                return None
+        return line
+
     def _pass_only(self) -> bool:
         """True when no action is possible: no empty cell, no empty gap and no wall of
-        the player to move (then every gap holds a wall and the sphere cannot move)."""
+        the player to move (then every gap holds a wall and the sphere cannot move).
+        With the other readings' options (a wall stock, sphere pushes only toward
+        one's own entrance) empty gaps and sphere moves may be left: no legal action."""
+        if self.walls_left is not None or self._toward_own:
+            return self.legal_moves() == [PASS]
         seat = self.seat_to_move()
         return EMPTY not in self.cells and EMPTY not in self.walls and seat not in self.walls
 
@@ -210,21 +276,34 @@ class LibraryState(State):
         if self.is_terminal():
             return []
         seat = self.seat_to_move()
-        moves = self._plates + self._walls
+        if self.walls_left is None or self.walls_left[seat] > 0:
+            moves = self._plates + self._walls
+        else:  # option walls_per_player: this seat has laid all its walls
+            moves = self._plates.copy()
         if self._own[seat]:  # this seat's walls may be pushed (to an empty gap further
             # along the line: PUSH_OPTIONS) and toppled
-            free = ~(self.hmask | self.vmask << CELLS)
-            moves += compress(self._pushes[seat], map(and_, self._push_bits[seat], repeat(free)))
+            push_mode = self._push_mode
+            if push_mode != "sideways":
+                free = ~(self.hmask | self.vmask << CELLS)
+                moves += compress(
+                    self._pushes[seat], map(and_, self._push_bits[seat], repeat(free))
+                )
+            if push_mode != "along":  # option push_wall: the line pushed across itself
+                for gap in self._own[seat]:
+                    for d in TOPPLE_DIRS[gap]:
+                        if self.sideways_target(gap, d) is not None:
+                            moves.append(PUSH_WALL_MOVES[gap][d])
             moves += self._topples[seat]
         sphere, forbid = self.sphere, self.forbid
         cells, walls = self.cells, self.walls
+        home = MANHATTAN[self.entrances[seat]] if self._toward_own else None
         for d, ray in enumerate(RAY[sphere]):  # sphere pushes: self.sphere_push_end, inline
             end = sphere
             for nxt, gap in ray:
                 if walls[gap] != EMPTY or cells[nxt] == EMPTY:
                     break
                 end = nxt
-            if end != sphere and end != forbid:
+            if end != sphere and end != forbid and (home is None or home[end] < home[sphere]):
                 moves.append(SPHERE_MOVES[d])
         if not moves:
             moves.append(PASS)
@@ -250,6 +329,10 @@ class LibraryState(State):
             gap = parsed[1]
             if self.walls[gap] != EMPTY:
                 raise IllegalMoveError(f"{move!r}: gap {gap_name(gap)} already holds a wall")
+            if self.walls_left is not None:
+                if self.walls_left[seat] <= 0:
+                    raise IllegalMoveError(f"{move!r}: seat {seat} has laid all its walls")
+                self.walls_left[seat] -= 1
             self.walls[gap] = seat
             self._set_gap_bit(gap, True)
             self._fill_gap(gap)
@@ -267,6 +350,11 @@ class LibraryState(State):
                 raise IllegalMoveError(
                     f"{move!r}: the sphere may not be pushed straight back to "
                     f"{cell_name(end)}, where it was before the last push"
+                )
+            if not self._closer(start, end):
+                raise IllegalMoveError(
+                    f"{move!r}: the push must bring the sphere closer to seat {seat}'s "
+                    f"entrance {cell_name(self.entrances[seat])} (option sphere_push)"
                 )
             self.sphere = end
         else:  # pass
@@ -297,6 +385,13 @@ class LibraryState(State):
     def _push_wall(self, gap: int, d: int, seat: int, move: str) -> None:
         if self.walls[gap] != seat:
             raise IllegalMoveError(f"{move!r}: {gap_name(gap)} is not a wall of seat {seat}")
+        if d not in PUSH_DIRS[gap]:
+            self._push_sideways(gap, d, seat, move)
+            return
+        if self._push_mode == "sideways":
+            raise IllegalMoveError(
+                f"{move!r}: walls are pushed across their line only (option push_wall)"
+            )
         run = [gap]
         nxt = LINE_NEXT[gap][d]
         while nxt is not None and self.walls[nxt] != EMPTY:
@@ -318,25 +413,58 @@ class LibraryState(State):
         self._fill_gap(dest)
         self._empty_gap(gap)
 
+    def _push_sideways(self, gap: int, d: int, seat: int, move: str) -> None:
+        """Option ``push_wall: sideways`` or ``both``: the connected straight line of
+        walls through ``gap`` slides one step across its own line, as one."""
+        if self._push_mode == "along":
+            raise IllegalMoveError(
+                f"{move!r}: a wall is pushed along its own line "
+                f"({' or '.join(DIRECTIONS[x] for x in PUSH_DIRS[gap])})"
+            )
+        line = self.sideways_target(gap, d)
+        if line is None:
+            raise IllegalMoveError(f"{move!r}: the board's edge or a wall blocks the push")
+        walls = self.walls
+        for pos in line:
+            owner = walls[pos]
+            dest = SIDE_NEXT[pos][d]
+            walls[pos] = EMPTY
+            self._own_remove(owner, pos)
+            self._set_gap_bit(pos, False)
+            self._empty_gap(pos)
+            walls[dest] = owner  # type: ignore[index]
+            self._own_add(owner, dest)  # type: ignore[arg-type]
+            self._set_gap_bit(dest, True)  # type: ignore[arg-type]
+            self._fill_gap(dest)  # type: ignore[arg-type]
+
     def _topple(self, gap: int, d: int, seat: int, move: str) -> None:
         if self.walls[gap] != seat:
             raise IllegalMoveError(f"{move!r}: {gap_name(gap)} is not a wall of seat {seat}")
-        walls, cells = self.walls, self.cells
+        walls = self.walls
+        if self._line_topple:  # option topple_chain: the connected line falls as one
+            for pos in line_through(walls, gap):
+                self._fell(pos, FALL[pos][d][0], seat)  # type: ignore[index]
+            return
         pos: int | None = gap
         while pos is not None and walls[pos] != EMPTY:
             target, behind = FALL[pos][d]  # type: ignore[misc]
-            self._own_remove(walls[pos], pos)
-            walls[pos] = EMPTY
-            self._set_gap_bit(pos, False)
-            self._empty_gap(pos)
-            if target != FOUNTAIN:  # a wall falling on the fountain leaves it as it is
-                if cells[target] == EMPTY:
-                    self._plates.remove(PLATE_MOVES[target])
-                cells[target] = seat
-                self.walk |= 1 << target
-                if target == self.sphere:  # crushed: back to the fountain
-                    self.sphere = FOUNTAIN
+            self._fell(pos, target, seat)
             pos = behind
+
+    def _fell(self, pos: int, target: int, seat: int) -> None:
+        """The wall on gap ``pos`` falls onto cell ``target`` as a plate of ``seat``."""
+        walls, cells = self.walls, self.cells
+        self._own_remove(walls[pos], pos)
+        walls[pos] = EMPTY
+        self._set_gap_bit(pos, False)
+        self._empty_gap(pos)
+        if target != FOUNTAIN:  # a wall falling on the fountain leaves it as it is
+            if cells[target] == EMPTY:
+                self._plates.remove(PLATE_MOVES[target])
+            cells[target] = seat
+            self.walk |= 1 << target
+            if target == self.sphere:  # crushed: back to the fountain
+                self.sphere = FOUNTAIN
 
     def _own_add(self, owner: int, gap: int) -> None:
         """Enter a wall of ``owner`` on ``gap`` in its sorted gaps and, at the same
@@ -389,7 +517,7 @@ class LibraryState(State):
         return Outcome(scores=(0.0,) * self.players, winners=(), termination="move_limit")
 
     def snapshot(self) -> dict[str, Any]:
-        return {
+        snap = {
             "players": self.players,
             "cells": list(self.cells),
             "walls": list(self.walls),
@@ -398,6 +526,9 @@ class LibraryState(State):
             "forbid": self.forbid if self.forbid != NO_CELL else None,
             "winner": self.winner if self.winner != NO_CELL else None,
         }
+        if self.walls_left is not None:  # only with option walls_per_player
+            snap["walls_left"] = list(self.walls_left)
+        return snap
 
     def clone(self) -> LibraryState:
         new = LibraryState.__new__(LibraryState)
@@ -413,7 +544,9 @@ class LibraryState(State):
         new.walk = self.walk
         new.hmask = self.hmask
         new.vmask = self.vmask
+        new.entrances = self.entrances
         new.entrance_of = self.entrance_of
+        new.walls_left = None if self.walls_left is None else self.walls_left.copy()
         new._plates = self._plates.copy()
         new._gaps = self._gaps.copy()
         new._walls = self._walls.copy()
@@ -427,6 +560,9 @@ class LibraryState(State):
         new._max_turns = self._max_turns
         new._lead = self._lead
         new._opening = self._opening
+        new._push_mode = self._push_mode
+        new._line_topple = self._line_topple
+        new._toward_own = self._toward_own
         return new
 
     def render(self) -> str:
@@ -458,6 +594,10 @@ class LibraryState(State):
             cells, walls = list(snap["cells"]), list(snap["walls"])
             sphere, turn = snap["sphere"], snap["turn"]
             forbid, winner = snap["forbid"], snap["winner"]
+            stock = options.get(WALLS_PER_PLAYER, 0)
+            left = list(snap["walls_left"]) if stock else None
+            if not stock and "walls_left" in snap:
+                raise IllegalMoveError("walls_left needs the option walls_per_player")
         except (KeyError, TypeError) as exc:
             raise IllegalMoveError(f"not a Library snapshot: missing or bad {exc}") from None
         seats = range(players)
@@ -478,6 +618,14 @@ class LibraryState(State):
             or turn < 0
             or not (forbid is None or (type(forbid) is int and 0 <= forbid < CELLS))
             or not (winner is None or (type(winner) is int and winner in seats))
+            or not (
+                left is None
+                or (
+                    len(left) == players
+                    and all(type(v) is int and 0 <= v <= stock for v in left)
+                    and all(stock - v >= walls.count(s) for s, v in enumerate(left))
+                )
+            )
         ):
             raise IllegalMoveError("not a valid Library position")
         state = cls(game, players, options)
@@ -485,6 +633,7 @@ class LibraryState(State):
         state.sphere, state.turn = sphere, turn
         state.forbid = NO_CELL if forbid is None else forbid
         state.winner = NO_CELL if winner is None else winner
+        state.walls_left = left
         state.walk = sum(1 << i for i, v in enumerate(cells) if v != EMPTY)
         state._plates = [PLATE_MOVES[c] for c, v in enumerate(cells) if v == EMPTY]
         state._gaps = [g for g, v in enumerate(walls) if v == EMPTY]
@@ -505,7 +654,7 @@ def render(state: LibraryState) -> str:
     fountain, ``( )`` around the cell holding the sphere. Walls: the letter of their owner
     (``A`` = seat 0 ... ``D`` = seat 3) on the gap. The frame shows each seat's number
     next to its entrance."""
-    ent = {cell: seat for seat, cell in enumerate(entrances(state.players))}
+    ent = {cell: seat for seat, cell in enumerate(state.entrances)}
     cells, walls = state.cells, state.walls
 
     def cell_text(cell: int) -> str:
@@ -542,8 +691,11 @@ def render(state: LibraryState) -> str:
             lines.append("     " + "".join(gaps) + "+")
     lines.append(frame_row(SIZE - 1))
     lines.append(files)
-    seats = ", ".join(f"seat {s} {cell_name(c)}" for s, c in enumerate(entrances(state.players)))
+    seats = ", ".join(f"seat {s} {cell_name(c)}" for s, c in enumerate(state.entrances))
     lines.append(f"entrances: {seats}; walls A-D = seats 0-3")
+    if state.walls_left is not None:
+        left = ", ".join(f"seat {s} {n}" for s, n in enumerate(state.walls_left))
+        lines.append(f"walls left to lay: {left}")
     if state.winner != NO_CELL:
         status = f"seat {state.winner} wins (sphere on {cell_name(state.sphere)})"
     elif state.is_terminal():
