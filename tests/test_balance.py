@@ -383,3 +383,37 @@ def test_a_rules_error_in_a_balance_game_exits_1(tmp_path) -> None:
     assert result.exit_code == 1, result.output
     data = json.loads((out / "balance.json").read_text())
     assert data["errors"] > 0 and "ended in an error of the rules" in result.output
+
+
+def test_the_answer_says_when_the_top_rung_has_no_winner_or_the_confirmation_is_uneven():
+    from simcli.balancing.report import answer
+
+    def rung(name, wins, p):
+        n = sum(wins)
+        shares = [
+            {"seat": s, "wins": k, "share": k / n if n else None, "low": 0.0, "high": 1.0}
+            for s, k in enumerate(wins)
+        ]
+        return {
+            "strategy": name,
+            "decisive": n,
+            "seat_share": shares,
+            "stopped_by": "precision",
+            "headline": {"test": "exact binomial", "p": p, "n": n},
+        }
+
+    data = {"precision": 0.02, "rungs": [rung("random", [50, 50], 1.0), rung("top", [0, 0], 1.0)]}
+    assert answer(data).startswith("No game of the top rung (top) had a single winner")
+    confirm = {**rung("c", [40, 60], 0.03), "value": 2, "games": 100}
+    data["tune"] = {
+        "option": "komi",
+        "at": "top",
+        "range": [-4, 4],
+        "fair": 2.0,
+        "low": 1.0,
+        "high": 3.0,
+        "in_range": True,
+        "note": "",
+        "confirm": confirm,
+    }
+    assert "that confirmation is not even" in answer(data)

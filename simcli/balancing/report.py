@@ -41,7 +41,13 @@ def answer(data: dict[str, Any]) -> str:
     trend = " → ".join(_pct(r["seat_share"][favoured]["share"]) for r in rungs)
     names = f" from {rungs[0]['strategy']} to {top['strategy']}" if len(rungs) > 1 else ""
     head = top["headline"]
-    if head["p"] <= 0.05:
+    if not top["decisive"]:
+        text = (
+            f"No game of the top rung ({top['strategy']}) had a single winner, so its seats "
+            f"cannot be compared (see its completion and timeouts below); "
+            f"{player(favoured)}'s share of the decisive games{names}: {trend}."
+        )
+    elif head["p"] <= 0.05:
         first = rungs[0]["seat_share"][favoured]["share"] or 0.0
         last = top["seat_share"][favoured]["share"] or 0.0
         more = ", and more so with skill" if last > first + 0.01 and len(rungs) > 1 else ""
@@ -105,6 +111,11 @@ def _tune_sentence(tune: dict[str, Any]) -> str:
             f"; played at {confirm['value']:g} for {confirm['games']} games: {seats} "
             f"of the decisive games ({head['test']} p = {_p(head['p'])})"
         )
+        if head["p"] <= 0.05:
+            text += (
+                "; that confirmation is not even, so the estimate does not hold at the "
+                "value the option allows: probe more (tune.max_games) or read it as a range"
+            )
     return text + "."
 
 
