@@ -417,3 +417,13 @@ def test_the_answer_says_when_the_top_rung_has_no_winner_or_the_confirmation_is_
         "confirm": confirm,
     }
     assert "that confirmation is not even" in answer(data)
+
+
+def test_the_stopping_rule_uses_the_wilson_interval_of_the_stats_module() -> None:
+    from simcli.stats.intervals import wilson_interval
+
+    counts = SeatCounts(2, wins=[37, 63])
+    expected = max(
+        max(hi - k / 100, k / 100 - lo) for k in (37, 63) for lo, hi in [wilson_interval(k, 100)]
+    )
+    assert counts.widest() == pytest.approx(expected, abs=1e-12)
