@@ -34,6 +34,7 @@ def line_of(size: int) -> bytes:
     return head + b"x" * (size - len(head) - len(tail)) + tail
 
 
+@pytest.mark.slow
 def test_a_line_of_exactly_the_limit_is_read():
     reader = pending(line_of(MAX_LINE) + b"\n" + b'{"type": "move"')
     assert reader._next_message("its move")["index"] == 0

@@ -128,6 +128,7 @@ def test_pyproject_lists_every_package() -> None:
     assert sorted(found) == sorted(tool["packages"])
 
 
+@pytest.mark.slow
 def test_no_import_cycle_between_strategy_modules() -> None:
     """Each built-in strategy module imports only simcli and helper modules, never
     another strategy module that imports it back (read from the source, not run)."""

@@ -383,6 +383,7 @@ def test_the_other_readings_match_the_reference_on_synthetic_positions(seed: int
         check_position(synthetic_position(rng, reading_options))
 
 
+@pytest.mark.slow
 def test_the_reference_sees_every_reading_at_work() -> None:
     """The random positions of the readings' tests exercise what the options change:
     sideways pushes, line topples of two walls or more, sphere pushes refused for

@@ -126,7 +126,9 @@ def test_heuristic_blocks_an_immediate_threat_and_greedy_does_not() -> None:
     assert winning_moves(after) == ["S up"]
 
 
-@pytest.mark.parametrize("opponent", [RandomStrategy, GreedyStrategy])
+@pytest.mark.parametrize(
+    "opponent", [RandomStrategy, pytest.param(GreedyStrategy, marks=pytest.mark.slow)]
+)
 def test_heuristic_beats_random_and_greedy_from_both_seats(opponent: type) -> None:
     for seed in range(4):
         for seat in (0, 1):

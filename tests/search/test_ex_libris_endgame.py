@@ -60,6 +60,7 @@ def final_round_placement(seed: int = 3):
     return game, state
 
 
+@pytest.mark.slow
 def test_heuristic_moves_until_the_end_is_near():
     game, early, _ = heuristic_game(3, lambda s: s.round == 2 and s.current_player >= 0)
     seat = early.current_player
@@ -112,6 +113,7 @@ def test_other_true_hidden_cards_same_choice():
     assert picks[0][1]
 
 
+@pytest.mark.slow
 def test_takes_an_immediate_win_without_continuations():
     """The last seat to flip before the inspection ends the game with ``done``: where
     that makes it the only winner, it is played at once."""

@@ -152,6 +152,7 @@ def test_params_and_registry():
             RolloutSearch(**bad)
 
 
+@pytest.mark.slow
 def test_terminal_of_a_cut_rollout_is_valued_on_the_evaluation_scale():
     """Ada's Library: final scores are 1 / 0, the evaluation +-100; with cut rollouts a
     finished rollout is valued by ``game.evaluate`` margins (a win is worth more than any

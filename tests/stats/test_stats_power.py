@@ -16,6 +16,7 @@ def test_normal_sample_size_for_two_points():
     assert binomial_power(4904, 0.52, method="normal") == pytest.approx(0.80, abs=0.001)
 
 
+@pytest.mark.slow
 def test_binomial_pvalues_match_scipy():
     for n, p0 in [(57, 0.5), (40, 0.3), (12, 0.5)]:
         pv = binomial_pvalues(n, p0)
