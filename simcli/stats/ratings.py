@@ -165,8 +165,13 @@ def _component(fit: RatingFit, name: str) -> int:
 
 
 def expected_score(elo_difference: float) -> float:
-    """Bradley-Terry probability that a player ``elo_difference`` points stronger wins."""
-    return 1.0 / (1.0 + 10.0 ** (-elo_difference / 400.0))
+    """Bradley-Terry probability that a player ``elo_difference`` points stronger wins
+    (the logistic in a form that neither overflows nor loses the far tails)."""
+    x = elo_difference * math.log(10.0) / 400.0
+    if x >= 0:
+        return 1.0 / (1.0 + math.exp(-x))
+    e = math.exp(x)
+    return e / (1.0 + e)
 
 
 # ----------------------------------------------------------------------------- data
