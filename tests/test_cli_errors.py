@@ -161,6 +161,7 @@ def test_unknown_format_and_gauntlet_without_candidate(tmp_path) -> None:
     assert_user_error(result, "no strategy named 'x'")
 
 
+@pytest.mark.slow
 def test_existing_output_folder_needs_force(tmp_path) -> None:
     out = tmp_path / "out"
     out.mkdir()

@@ -277,6 +277,7 @@ STRATEGY_CASES: dict[str, dict[str, Any]] = {
 
 #: Cases that take a tenth of a second of CPU or more (the fast loop leaves them out).
 SLOW_STRATEGY_CASES = {
+    "adas_heuristic",
     "adas_race",
     "adas_reply",
     "adas_reply-worst-infer",
@@ -299,6 +300,7 @@ SLOW_STRATEGY_CASES = {
 }
 CONFIGS = sorted((ROOT / "configs").glob("*.yaml"))
 SLOW_CONFIGS = {
+    "adas-library",
     "adas-library-balance",
     "adas-library-ladder",
     "adas-library-search",

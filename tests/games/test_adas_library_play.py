@@ -240,6 +240,7 @@ def _position(rows: list[str], hand: list[str]) -> AdasState:
     return GAME.new_state(2, OPTIONS, setup)
 
 
+@pytest.mark.slow
 def test_heuristic_takes_a_win_and_avoids_handing_one_over() -> None:
     state = _position(
         ["YYTTGGMBMB", "RBRTYGYGMR"], ["move4", "switch1", "reverse", "master1", "exchange"]

@@ -33,6 +33,7 @@ def two_player_state(seed: int, decisions: int):
     return advanced_state("adas_library", seed, decisions, players=2, min_moves=3)
 
 
+@pytest.mark.slow
 def test_same_seed_same_choice_and_values():
     game, state = two_player_state(seed=8, decisions=2)
     seat = state.current_player

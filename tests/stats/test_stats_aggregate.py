@@ -34,6 +34,7 @@ def test_outcome_shares_and_ranks():
     assert game_length([1, {"chance": 2}, [3, 4], "x", {"chance": 0}]) == 3
 
 
+@pytest.mark.slow
 def test_multiplayer_shared_first_counts_one_over_k():
     recs = [
         make_record(("A", "B", "C"), [0, 1], [5, 5, 3], seed=1),

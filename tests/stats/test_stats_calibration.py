@@ -39,6 +39,7 @@ def test_seat_test_size_without_seat_effect():
     assert 0.03 <= rate <= 0.07, rate
 
 
+@pytest.mark.slow
 def test_seat_test_power_matches_binomial_power():
     rng = np.random.default_rng(7)
     n, p1 = 500, 0.56
