@@ -460,6 +460,8 @@ class ExLibrisHeuristic(Strategy):
             elif kind == "home" and move[1] == "shelve":
                 card = st.card_of(move[2])
                 value = shelves.get((card, (move[3], move[4])), -99.0)
+            elif kind == "home" and move[1] == "pass":  # the game's home_action: optional
+                value = 0.0
             elif kind == "home":
                 value = draw + max(shelves.values(), default=0.0)
             elif kind == "loc":

@@ -54,6 +54,8 @@ READINGS = [
     ),
     ("adas_library", 2, {"exchange_position": "mirrored"}),
     ("adas_library", 4, {"exchange_position": "mirrored"}),
+    ("ex_libris", 3, {"home_action": "optional"}),
+    ("ex_libris", 2, {"home_action": "optional", "mode": "advanced"}),
 ]
 CASES += [pytest.param(*case, marks=pytest.mark.slow) for case in READINGS]
 

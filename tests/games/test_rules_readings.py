@@ -20,6 +20,7 @@ READINGS: dict[str, dict[str, tuple]] = {
         "sphere_push": ("toward_own",),
         "walls_per_player": (5,),
     },
+    "ex_libris": {"home_action": ("optional",)},
 }
 
 

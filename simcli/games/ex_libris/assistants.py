@@ -48,17 +48,25 @@ def may_visit(state: ExLibrisState, seat: int, tile: int, special: int) -> bool:
     return True
 
 
+#: The option ``home_action``: ``required`` (default): a home space's action is a draw or a
+#: shelving; ``optional``: the player may also take neither (``[KIND, "pass"]``).
+HOME_ACTION = "home_action"
+
+
 def home_moves(
     state: ExLibrisState, seat: int, special: int, positions: list | None = None
 ) -> list[Any]:
     head = "shome" if special else "home"
     ab = ability(state, seat) if special else None
+    optional = state.options.get(HOME_ACTION, "required") == "optional"
     if ab in ("bookworm", "gelatinous_cube"):
         # both home actions: draw a card, then shelve a card (shelving may be passed)
-        return [[head, "both"]]
+        return [[head, "both"], [head, "pass"]] if optional else [[head, "both"]]
     moves: list[Any] = [[head, "draw"]]
     hand = sorted(set(state.hands[seat]))
     moves.extend(state.shelve_moves(seat, hand, (head, "shelve"), positions))
+    if optional:
+        moves.append([head, "pass"])
     return moves
 
 
@@ -66,9 +74,11 @@ def apply_home(state: ExLibrisState, seat: int, special: int, move: list) -> lis
     """Carry out the home action ``move`` (one of :func:`home_moves`); the tasks it sets
     off."""
     ab = ability(state, seat) if special else None
+    tomb: list[Task] = [Entomb(seat)] if ab == "mummy" else []
+    if move[1] == "pass":  # option home_action: optional; a Mummy still entombs
+        return tomb
     if ab in ("bookworm", "gelatinous_cube"):
         return [Draw(seat, 1), Shelve(seat, 1, 0)]
-    tomb: list[Task] = [Entomb(seat)] if ab == "mummy" else []
     if move[1] == "draw":
         return [Draw(seat, 1), *tomb]
     state.shelve_move(seat, move[1:])

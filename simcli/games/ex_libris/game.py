@@ -11,6 +11,7 @@ from simcli.errors import GameOptionError
 from simcli.game import Game, IllegalMoveError, Option, State
 from simcli.games.chance import ChanceStreams, draw_key, setup_key
 from simcli.games.compensation import KOMI, drop_defaults, komi_option
+from simcli.games.ex_libris.assistants import HOME_ACTION
 from simcli.games.ex_libris.components import Components, load_components
 from simcli.games.ex_libris.inspection import PROMINENT_TIES
 from simcli.games.ex_libris.phases import LibraryChoice, Round
@@ -67,6 +68,12 @@ class ExLibris(Game):
             default=None, doc="replacement library-tile YAML file (null: built in)"
         ),
         KOMI: komi_option(50, "games between equal players are won by far less"),
+        HOME_ACTION: Option(
+            default="required",
+            choices=("required", "optional"),
+            doc="a home space's action: required = draw a card or shelve one; optional = "
+            "the player may also do neither ('puedes', you may)",
+        ),
     }
 
     def __init__(self) -> None:
@@ -78,9 +85,9 @@ class ExLibris(Game):
         resolved = super().resolve_options(given)
         resolved["final_round_trigger"] = _check_trigger(resolved["final_round_trigger"])
         self.components(resolved)  # load and validate the data files now
-        # komi at its default 0 is left out: records of the rules as written stay as
-        # they were (simcli/games/compensation.py)
-        return drop_defaults(self.options, resolved, (KOMI,))
+        # komi and home_action at their defaults are left out: records of the rules as
+        # written stay as they were (simcli/games/compensation.py)
+        return drop_defaults(self.options, resolved, (KOMI, HOME_ACTION))
 
     def components(self, options: Mapping[str, Any]) -> Components:
         key = (options["books_file"], options["locations_file"], options["libraries_file"])
