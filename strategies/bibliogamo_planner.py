@@ -197,8 +197,16 @@ class BibliogamoPlanner(Strategy):
         n_towers = len(comp.towers)
         kv = self.keep_value
 
+        # which cards the block stops: the game's option blocked_cards
+        reading = s.options.get("blocked_cards", "artisans")
+        icons = {c: comp.cards[c].blocked for c in hand}
+
         def playable(c: int) -> bool:
-            return blocked is None or blocked not in arts[c]
+            if blocked is None:
+                return True
+            if reading == "small_icon":
+                return icons[c] != blocked
+            return blocked not in arts[c] and (reading == "artisans" or icons[c] != blocked)
 
         def payable(c: int) -> bool:
             return not scope_any or playable(c)
@@ -336,7 +344,10 @@ class BibliogamoPlanner(Strategy):
         if "redraw" not in legal:
             return "accept"
         cards = s.comp.cards
-        icon = cards[s.sale[0]].florin_icon
+        # the icon that reads the next card's price: the first card's, or with the game's
+        # option sale_redraw: chain, the icon of the card showing the price now
+        chooser = s.sale[-1] if s.options.get("sale_redraw") == "chain" else s.sale[0]
+        icon = cards[chooser].florin_icon
         pool = self._unseen(s)
         if not pool:
             return "accept"

@@ -56,6 +56,8 @@ READINGS = [
     ("adas_library", 4, {"exchange_position": "mirrored"}),
     ("ex_libris", 3, {"home_action": "optional"}),
     ("ex_libris", 2, {"home_action": "optional", "mode": "advanced"}),
+    ("bibliogamo", 1, {"blocked_cards": "small_icon", "sale_redraw": "chain"}),
+    ("bibliogamo", 1, {"blocked_cards": "either", "block_scope": "any"}),
 ]
 CASES += [pytest.param(*case, marks=pytest.mark.slow) for case in READINGS]
 

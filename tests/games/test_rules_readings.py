@@ -21,6 +21,7 @@ READINGS: dict[str, dict[str, tuple]] = {
         "walls_per_player": (5,),
     },
     "ex_libris": {"home_action": ("optional",)},
+    "bibliogamo": {"blocked_cards": ("small_icon", "either"), "sale_redraw": ("chain",)},
 }
 
 

@@ -10,8 +10,14 @@ from simcli.errors import GameOptionError
 from simcli.frozen import freeze
 from simcli.game import Facts, Game, IllegalMoveError, Option, State
 from simcli.games.bibliogamo.components import Components, load_components
-from simcli.games.bibliogamo.state import FLORINS_PER_VP, BibliogamoState
+from simcli.games.bibliogamo.state import (
+    BLOCKED_CARDS,
+    FLORINS_PER_VP,
+    SALE_REDRAW,
+    BibliogamoState,
+)
 from simcli.games.chance import ChanceStreams, draw_key, setup_key
+from simcli.games.compensation import drop_defaults
 
 #: Value of one day on the time track, in VP, for :meth:`Bibliogamo.evaluate`: about
 #: what an average turn earns, so a paid re-draw must raise the price by ~3 florins.
@@ -77,6 +83,19 @@ class Bibliogamo(Game):
             doc="phase 3's blocked artisan stops cards from being played for artisans "
             "(they may still pay for a hire), or from any use in a hire",
         ),
+        BLOCKED_CARDS: Option(
+            default="artisans",
+            choices=("artisans", "small_icon", "either"),
+            doc="which cards phase 3's block stops: those that provide the blocked "
+            "artisan, those whose small artisan icon shows it, or either",
+        ),
+        SALE_REDRAW: Option(
+            default="first_icon",
+            choices=("first_icon", "chain"),
+            doc="after a sale's re-draw the price is the new card's value at the "
+            "position the first card's florin icon shows (first_icon), or the icon of "
+            "the card turned over before it (chain)",
+        ),
     }
 
     def __init__(self) -> None:
@@ -99,7 +118,9 @@ class Bibliogamo(Game):
                 f"game 'bibliogamo': option 'components' must be a file path, got {path!r}"
             )
         self.components(path)  # load and validate now, so a bad file fails early
-        return resolved
+        # the options of the other readings at their defaults are left out: records of
+        # the default reading stay as they were (simcli/games/compensation.py)
+        return drop_defaults(self.options, resolved, (BLOCKED_CARDS, SALE_REDRAW))
 
     # ------------------------------------------------------------------ setup
     def sample_setup(

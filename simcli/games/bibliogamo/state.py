@@ -39,6 +39,16 @@ if TYPE_CHECKING:
     from simcli.games.bibliogamo.game import Bibliogamo
 
 HAND_SIZE = 5  # "Draw back to a hand of 5 cards"
+#: The options of the text's other readings (issue 37), left out of the resolved options
+#: at their defaults (records of the default reading stay as they were):
+#: ``blocked_cards``: which cards phase 3's block stops: "artisans" (default: the cards
+#: that provide the blocked artisan), "small_icon" (the cards whose small icon shows it)
+#: or "either";
+BLOCKED_CARDS = "blocked_cards"
+#: ``sale_redraw``: which card's florin icon picks the price after a re-draw:
+#: "first_icon" (default: the first card's, always) or "chain" (the card before the new
+#: price card, value by value).
+SALE_REDRAW = "sale_redraw"
 
 LAST_DAY = 40  # "The game is over when the Time Track eurocube reaches [40]"
 BASE_MOVE = 3  # "Move the Librarian Pawn clockwise 3 spaces"
@@ -143,11 +153,14 @@ class BibliogamoState(State):
 
     @property
     def price(self) -> int | None:
-        """The price offered in the current sale (None outside a sale)."""
+        """The price offered in the current sale (None outside a sale): the last card's
+        florin value at the position the first card's icon shows; with option
+        ``sale_redraw: chain``, the icon of the card turned over just before it."""
         if len(self.sale) < 2:
             return None
         cards = self.comp.cards
-        return cards[self.sale[-1]].florins[cards[self.sale[0]].florin_icon]
+        chooser = self.sale[-2] if self.options.get(SALE_REDRAW) == "chain" else self.sale[0]
+        return cards[self.sale[-1]].florins[cards[chooser].florin_icon]
 
     def prestige_points(self) -> int:
         if self.prestige is None:
@@ -159,12 +172,19 @@ class BibliogamoState(State):
         return self.books + self.florins // FLORINS_PER_VP + self.prestige_points()
 
     def can_play(self, card: int) -> bool:
-        """May ``card`` be played for its artisans this turn (phase 3's block)?"""
-        return (
-            self.blocked is None
-            or self.unblocked
-            or self.blocked not in self.comp.cards[card].artisans
-        )
+        """May ``card`` be played for its artisans this turn (phase 3's block)? Which
+        cards the block stops is the option ``blocked_cards``: those that provide the
+        blocked artisan (default), those whose small icon shows it, or either."""
+        blocked = self.blocked
+        if blocked is None or self.unblocked:
+            return True
+        info = self.comp.cards[card]
+        reading = self.options.get(BLOCKED_CARDS, "artisans")
+        if reading == "artisans":
+            return blocked not in info.artisans
+        if reading == "small_icon":
+            return info.blocked != blocked
+        return blocked not in info.artisans and info.blocked != blocked
 
     def can_pay(self, card: int) -> bool:
         """May ``card`` be discarded to pay for a hire?"""
