@@ -209,3 +209,66 @@ def dask_cluster(tmp_path_factory):
             _stop(proc)
     left = [p.pid for p in procs if p.poll() is None]
     assert not left, f"cluster processes left: {left}"
+
+
+# -- a headless browser for the HTML pages -------------------------------------------------------
+
+
+def _chromium() -> str | None:
+    import shutil
+
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """The system's headless Chromium driven by playwright (never a browser build of
+    playwright's own). Missing browser or playwright: the test skips with the reason, unless
+    SIMCLI_REQUIRE_BROWSER=1 (set by .ci/run), where it fails."""
+    required = os.environ.get("SIMCLI_REQUIRE_BROWSER") == "1"
+    executable = _chromium()
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        sync_playwright = None
+    reason = None
+    if executable is None:
+        reason = "no chromium on PATH (apt-get install chromium)"
+    elif sync_playwright is None:
+        reason = "playwright is not installed (pip install -e '.[test]')"
+    if reason:
+        if required:
+            pytest.fail(f"browser tests need a browser: {reason}", pytrace=False)
+        pytest.skip(reason)
+    with sync_playwright() as pw:
+        launched = pw.chromium.launch(
+            executable_path=executable, headless=True, args=["--no-sandbox"]
+        )
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh page that records console errors in ``page.console_errors`` and every
+    request in ``page.requests``."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    opened = context.new_page()
+    opened.console_errors = []
+    opened.requests = []
+    opened.on(
+        "console",
+        lambda msg: opened.console_errors.append(msg.text) if msg.type == "error" else None,
+    )
+    opened.on("pageerror", lambda exc: opened.console_errors.append(str(exc)))
+    opened.on("request", lambda req: opened.requests.append(req.url))
+    try:
+        yield opened
+    finally:
+        context.close()
