@@ -23,6 +23,7 @@ from typing import Any
 from simcli.frozen import FrozenDict, freeze
 from simcli.game import TERMINAL, Game, IllegalMoveError, Option, Outcome, State
 from simcli.games.compensation import KOMI, drop_defaults, komi_option, with_komi
+from simcli.statefields import Field, Int, Seq, StateFields
 
 SIZE = 5  # tiles per side
 SPOTS_PER_SIDE = SIZE + 1
@@ -172,6 +173,15 @@ class LibrariaState(State):
         "current_player",
         "_order",
         "_free",
+    )
+
+    #: The snapshot, declared (simcli/statefields.py): the hand-written snapshot, clone
+    #: and state_from_snapshot below are the fast ones, proven equal by check-game.
+    state_fields = StateFields(
+        Field("tiles", Seq(Int(), length=SIZE * SIZE, frozen=True)),
+        Field("board", Seq(Int(EMPTY, 2), length=SPOTS)),
+        Field("ply", Int(0, SPOTS + 1)),
+        label="Libraria snapshot",
     )
 
     def __init__(self, game: Libraria, options: Mapping[str, Any], tiles: tuple[int, ...]):
@@ -352,6 +362,11 @@ class Libraria(Game):
         state.current_player = order[ply]
         state._free = [spot for spot in range(SPOTS) if board[spot] == EMPTY]
         return state
+
+    def render_svg(self, state: State, seat: int | None = None) -> str:
+        from simcli.games.libraria_svg import render_svg
+
+        return render_svg(state)  # type: ignore[arg-type]
 
     def evaluate(self, state: State, seat: int) -> float:
         """Score difference for ``seat`` if the game ended with the counters now placed

@@ -44,6 +44,7 @@ from simcli.games.library.board import (
     gap_name,
     line_through,
 )
+from simcli.statefields import Field, Int, Maybe, Seq, StateFields
 
 if TYPE_CHECKING:
     from simcli.games.library.game import Library
@@ -134,6 +135,20 @@ class LibraryState(State):
         "_push_mode",
         "_line_topple",
         "_toward_own",
+    )
+
+    #: The snapshot, declared (simcli/statefields.py): the hand-written snapshot, clone
+    #: and rebuild below are the fast ones, proven equal by check-game.
+    state_fields = StateFields(
+        Field("players", Int(2, 5)),
+        Field("cells", Seq(Int(FOUNTAIN_MARK, "players"), length=CELLS)),
+        Field("walls", Seq(Int(EMPTY, "players"), length=GAPS)),
+        Field("sphere", Int(0, CELLS)),
+        Field("turn", Int(0)),
+        Field("forbid", Maybe(Int(0, CELLS), none=NO_CELL)),
+        Field("winner", Maybe(Int(0, "players"), none=NO_CELL)),
+        Field("walls_left", Seq(Int(0), length="players"), optional=True),
+        label="Library snapshot",
     )
 
     def __init__(self, game: Library, players: int, options: Mapping[str, Any]):
