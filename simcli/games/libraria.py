@@ -139,6 +139,18 @@ def checked_tiles(tiles: Any, where: str) -> tuple[int, ...]:
     return tuple(tiles)
 
 
+def snapshot_tiles(tiles: Any) -> tuple[int, ...]:
+    """A snapshot's ``tiles`` as a tuple: 25 integers, any values (a rules variant may
+    rewrite them; the setup of a record is still checked by :func:`checked_tiles`)."""
+    if (
+        not isinstance(tiles, list)
+        or len(tiles) != SIZE * SIZE
+        or {type(v) for v in tiles} != {int}
+    ):
+        raise IllegalMoveError("snapshot.tiles must list 25 tile values (integers)")
+    return tuple(tiles)
+
+
 #: The read-only options of every combination of option values, built once.
 _FROZEN_OPTIONS = FrozenDict(
     ((opening, tiebreak), freeze({"opening": opening, "tiebreak": tiebreak}))
@@ -339,7 +351,7 @@ class Libraria(Game):
             raise IllegalMoveError(
                 "a Libraria snapshot is an object with 'tiles', 'board' and 'ply'"
             ) from None
-        state = LibrariaState(self, _frozen(options), checked_tiles(tiles, "snapshot.tiles"))
+        state = LibrariaState(self, _frozen(options), snapshot_tiles(tiles))
         if (
             not isinstance(board, list)
             or len(board) != SPOTS
