@@ -30,7 +30,19 @@ class RecordError(SimcliError):
 
 
 class OutputExistsError(SimcliError):
-    """The output folder is not empty and --force was not given."""
+    """The output folder already holds a run and neither --force nor --resume was given.
+    Its own exit code (4), so that a CI job can tell "this workspace has an old run" from a
+    broken config (2)."""
+
+    exit_code = 4
+
+
+class OutputPathError(SimcliError):
+    """An output path that cannot hold a run: a file where a folder should be."""
+
+
+class FolderInUseError(SimcliError):
+    """Another simcli process holds the output folder's lock."""
 
 
 class GameLoadError(SimcliError):

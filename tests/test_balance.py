@@ -314,7 +314,7 @@ def test_an_existing_folder_is_not_overwritten_without_force(tmp_path) -> None:
     config = duel_config(tmp_path, "  ladder: [random]\n  precision: 0.2\n")
     run_balance(config, tmp_path / "out", "--no-plots")
     result = CliRunner().invoke(cli, ["balance", str(config), "--out", str(tmp_path / "out")])
-    assert result.exit_code == 2 and "--force" in result.output
+    assert result.exit_code == 4 and "--force" in result.output  # its own code, see errors.py
 
 
 # -- the default ladders -------------------------------------------------------------------

@@ -167,7 +167,8 @@ def test_existing_output_folder_needs_force(tmp_path) -> None:
     out.mkdir()
     (out / "keep.txt").write_text("mine")
     result, _ = run_config(tmp_path, GOOD)
-    assert_user_error(result, "not empty", "--force")
+    assert result.exit_code == 4, result.output  # its own code: not a broken config (2)
+    assert "already holds files" in result.output and "--force" in result.output
     assert sorted(p.name for p in out.iterdir()) == ["keep.txt"]
     result, _ = run_config(tmp_path, GOOD, "--force")
     assert result.exit_code == 0, result.output

@@ -91,6 +91,8 @@ def balance(
             f"max_games, ...); see docs/balance.md"
         )
     target = Path(out) if out else Path(config.output)
+    if not resume:
+        check_output(target, force)  # before any segment
     say = notify or (lambda text: None)
     with RunLock(target):
         return _locked(config, target, force, resume, quiet, verbose, plots, say)

@@ -22,6 +22,7 @@ from simcli.gating.verdict import (
     save,
     summarize,
 )
+from simcli.tournament.output import check_output
 from simcli.tournament.runner import RunResult
 from simcli.tournament.schedule import schedule_for
 
@@ -85,9 +86,17 @@ def gate(
     target = Path(out) if out else gate_folder(config.output)
     if resume:
         check_same_test(target, config.gate)
+    else:
+        check_output(target, force)  # before the header, the sizing and any game
     schedule = schedule_for(config)
     spec = config.gate
     say = notify or (lambda text: None)
+    if not quiet:
+        say(
+            f"gate {spec.candidate} vs {spec.baseline} on {config.game}: SPRT elo0 "
+            f"{spec.elo0:g}, elo1 {spec.elo1:g}, alpha {spec.alpha:g}, beta {spec.beta:g}, "
+            f"at most {spec.max_games} games -> {target}"
+        )
     sizing = check_gate(
         config.source or config.name,
         spec,

@@ -14,6 +14,7 @@ from simcli.configfile import load_config
 from simcli.errors import SimcliError
 from simcli.report.api import Report, report_run_folder
 from simcli.tournament import schedule as schedules
+from simcli.tournament.output import check_output
 from simcli.tournament.runner import RunResult, run_tournament
 from simcli.tournament.think import think_of
 
@@ -96,6 +97,8 @@ def run(
     given = {"workers": workers, "seed": seed, "games": games, **(overrides or {})}
     config = as_config(config, given)
     target = Path(out) if out else Path(config.output)
+    if not resume:
+        check_output(target, force)  # before any header, probe or game
     schedule = schedules.schedule_for(config)
     if notify is not None:
         where = (

@@ -39,8 +39,9 @@ def balance(
     OUT/balance.json, OUT/balance.md and the standard report. Same config and seed, same
     games, for any --workers (a rung stopped by max_seconds excepted).
 
-    Exit codes: 0 done; 1 a game ended in an error of the rules; 2 bad input; 130
-    interrupted (continue with --resume).
+    Exit codes: 0 done; 1 a game ended in an error of the rules; 2 bad input; 4 the
+    output folder already holds files (--force or --resume); 130 interrupted (continue
+    with --resume).
     """
     import simcli
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from simcli.cli.options import config_overrides, repeat_command, verbosity
@@ -53,12 +51,12 @@ def gate(
     same seat against the same field. The test is evaluated on the games in schedule
     order, so the games played and the verdict depend on the config and seed alone (not
     on --workers). Exit codes: 0 passed (H1 accepted), 1 regression (H0 accepted), 3 no
-    decision within max_games, 2 bad input, 130 interrupted (continue with --resume).
+    decision within max_games, 2 bad input, 4 the output folder already holds files
+    (--force replaces, --resume continues), 130 interrupted (continue with --resume).
     """
     import simcli
     from simcli.configfile import load_config
     from simcli.errors import SimcliError
-    from simcli.gating.verdict import gate_folder
 
     if games is not None:
         raise SimcliError(
@@ -68,15 +66,6 @@ def gate(
     if resume and force:
         raise SimcliError("--resume continues a gate, --force replaces it: choose one")
     config = load_config(config_path, {"seed": seed, "workers": workers, "isolation": isolation})
-    if config.gate is not None and not quiet:
-        spec = config.gate
-        target = Path(out) if out else gate_folder(config.output)
-        click.echo(
-            f"gate {spec.candidate} vs {spec.baseline} on {config.game}: SPRT elo0 "
-            f"{spec.elo0:g}, elo1 {spec.elo1:g}, alpha {spec.alpha:g}, beta {spec.beta:g}, "
-            f"at most {spec.max_games} games -> {target}",
-            err=True,
-        )
     outcome = simcli.gate(
         config,
         out=out,

@@ -93,7 +93,8 @@ def run(
 
     Exit codes: 0 done; 1 a game ended in an error of a rules module or a lost worker,
     an assert failed, or --check-determinism found a strategy that does not reproduce its
-    moves; 2 bad input; 130 interrupted (resume with --resume).
+    moves; 2 bad input; 4 the output folder already holds files (--force replaces it,
+    --resume continues it); 130 interrupted (resume with --resume).
     """
     import simcli
     from simcli.configfile import load_config

@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from simcli.errors import OutputExistsError
+from simcli.errors import FolderInUseError, OutputPathError
 
 LOCK_NAME = ".simcli.lock"
 
@@ -38,7 +38,7 @@ class RunLock:
     def __enter__(self) -> RunLock:
         folder = self.folder
         if folder.exists() and not folder.is_dir():
-            raise OutputExistsError(f"{folder}: exists and is not a folder")
+            raise OutputPathError(f"{folder}: exists and is not a folder")
         self._created = not folder.exists()
         folder.mkdir(parents=True, exist_ok=True)
         self._new_file = not (folder / LOCK_NAME).exists()
@@ -46,7 +46,7 @@ class RunLock:
         if not _take(fd):
             holder = _describe(_read(fd))
             os.close(fd)
-            raise OutputExistsError(
+            raise FolderInUseError(
                 f"{folder}: another simcli run is writing this folder ({holder}); wait for "
                 "it to finish or stop it, or choose another --out"
             ) from None

@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from simcli.errors import OutputExistsError
+from simcli.errors import OutputExistsError, OutputPathError
 from simcli.tournament.lock import LOCK_NAME
 
 #: Files and folders a run writes; --force removes exactly these.
@@ -29,13 +29,13 @@ RUN_FILES = (
 def check_output(out: Path, force: bool) -> None:
     """Raise :class:`OutputExistsError` unless ``out`` is absent, empty, or ``force``."""
     if out.exists() and not out.is_dir():
-        raise OutputExistsError(f"{out}: exists and is not a folder")
+        raise OutputPathError(f"{out}: exists and is not a folder")
     # the lock, and a run.json.tmp of a run killed while writing its first run.json
     leftovers = (LOCK_NAME, "run.json.tmp")
     if out.is_dir() and any(p.name not in leftovers for p in out.iterdir()) and not force:
         raise OutputExistsError(
-            f"{out}: output folder is not empty; use --force to replace its run, "
-            f"or --out to choose another folder"
+            f"{out}: output folder already holds files; --force replaces its run, "
+            f"--resume continues it, --out chooses another folder"
         )
 
 
