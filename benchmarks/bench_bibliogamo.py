@@ -4,9 +4,9 @@
     python benchmarks/bench_bibliogamo.py --compare results/bibliogamo/games.jsonl
 
 Speed (one process): (a) a bare engine loop with uniformly random moves (setup, legal
-moves, apply, reshuffles; no strategies, no records); (b) ``play_game`` with the
+moves, apply, reshuffles; no strategies, no records); (b) ``simcli.play`` with the
 ``random`` strategy (views, records); (c) a few games of ``greedy`` and
-``bibliogamo_planner`` through ``play_game``.
+``bibliogamo_planner`` through ``simcli.play``.
 
 ``--compare LOG`` reads a ``format: solo`` log (every strategy on the same seeds) and
 prints each strategy's mean score with a 95% t interval, and for every pair the mean
@@ -24,10 +24,9 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
+import simcli
 from simcli.game import CHANCE
 from simcli.games import get_game
-from simcli.strategy import load_strategy_class
-from simcli.tournament.play import play_game
 
 
 def bare_loop(games: int) -> float:
@@ -46,13 +45,11 @@ def bare_loop(games: int) -> float:
     return games / (time.perf_counter() - start)
 
 
-def via_play_game(use: str, games: int) -> float:
+def via_play(use: str, games: int) -> float:
     game = get_game("bibliogamo")
-    options = game.resolve_options({})
-    factories = {use: load_strategy_class(use)}
     start = time.perf_counter()
     for index in range(games):
-        record = play_game(game, options, index, 1000 + index, [use], factories)
+        record = simcli.play(game, [use], seed=1000 + index, index=index)
         if record["termination"] != "normal":
             raise SystemExit(f"{use}: game {index} ended {record['termination']}")
     return games / (time.perf_counter() - start)
@@ -97,11 +94,11 @@ def main() -> None:
         compare(args.compare)
         return
     print(f"(a) bare engine, random moves: {bare_loop(args.games):8.1f} games/s")
-    print(f"(b) play_game, random:         {via_play_game('random', args.games):8.1f} games/s")
+    print(f"(b) simcli.play, random:       {via_play('random', args.games):8.1f} games/s")
     few = max(1, args.games // 30)
-    print(f"(c) play_game, greedy:         {via_play_game('greedy', few):8.1f} games/s")
-    planner = via_play_game("bibliogamo_planner", few)
-    print(f"    play_game, planner:        {planner:8.1f} games/s")
+    print(f"(c) simcli.play, greedy:       {via_play('greedy', few):8.1f} games/s")
+    planner = via_play("bibliogamo_planner", few)
+    print(f"    simcli.play, planner:      {planner:8.1f} games/s")
 
 
 if __name__ == "__main__":

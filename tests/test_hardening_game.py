@@ -17,12 +17,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import simcli
 from simcli.cli.main import cli
 from simcli.games import get_game
 from simcli.strategy import load_strategy_class
-from simcli.tournament.play import play_game
+from simcli.tournament.play import drive, game_play
 from simcli.verify import replay
-from simcli_strategies.greedy import GreedyStrategy
 
 BOTS = Path(__file__).resolve().parent / "data" / "hardening_bots.py"
 
@@ -70,7 +70,7 @@ def test_every_seat_of_every_game_has_a_game_object_of_its_own():
     options = game.resolve_options({})
     base = strategy_game(game, options)
     for index in range(3):
-        play_game(game, options, index, 7, ["g", "g"], {"g": grab}, strategy_game=base)
+        drive(game_play(game, options, index, 7, ["g", "g"], {"g": grab}, strategy_game=base))
     started = [g for what, _, g in grab.seen if what == "start"]
     assert len(started) == 6 and len({id(g) for g in started}) == 6
     assert all(g is not game and g is not base and type(g) is type(game) for g in started)
@@ -102,12 +102,11 @@ def test_greedy_plays_as_greedy_beside_a_rewriter_in_the_same_game():
     1) makes a move: greedy's moves are those it plays beside an honest seat 0 that
     draws the same random moves."""
     game = get_game("libraria")
-    options = game.resolve_options({})
     rewriter = load_strategy_class(f"{BOTS}:RewriteEvaluate")
     honest = load_strategy_class(f"{BOTS}:_Random")
     for seed in (11, 12):
-        cheat = play_game(game, options, 0, seed, ["x", "g"], {"x": rewriter, "g": GreedyStrategy})
-        fair = play_game(game, options, 0, seed, ["x", "g"], {"x": honest, "g": GreedyStrategy})
+        cheat = simcli.play(game, [{"name": "x", "use": rewriter}, "greedy"], seed=seed)
+        fair = simcli.play(game, [{"name": "x", "use": honest}, "greedy"], seed=seed)
         assert cheat == fair
 
 

@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import simcli
 from simcli.cli.main import cli
 from simcli.games import get_game
 from simcli.strategy import load_strategy_class
-from simcli.tournament.play import play_game
 from simcli.verify import replay
 from simcli_strategies.random_play import RandomStrategy
 
@@ -89,8 +89,8 @@ def test_the_seats_before_and_after_a_failing_one_are_started_and_told_the_end()
     game = get_game("library")
     options = game.resolve_options({})
     fail = load_strategy_class(f"{BOTS}:FailInStart")
-    seats = ["r", "f", "r", "r"]
-    record = play_game(game, options, 0, 9, seats, {"r": RandomStrategy, "f": fail})
+    seats = [RandomStrategy, fail, RandomStrategy, RandomStrategy]
+    record = simcli.play(game, seats, options=options, seed=9)
     assert record["termination"] == "forfeit" and record["detail"]["seat"] == 1
     assert record["winners"] == [0, 2, 3]
     assert replay(record) == []

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
+import simcli
 from simcli.game import IllegalMoveError
 from simcli.games import get_game
 from simcli.games.libraria import TILE_CORNERS, score_board, seat_for_ply, tile_points
 from simcli.records import dumps
-from simcli.tournament.play import play_game
 from simcli.verify import replay
 from simcli_strategies.greedy import GreedyStrategy
 from simcli_strategies.random_play import RandomStrategy
@@ -200,14 +200,12 @@ GOLDEN = Path(__file__).parent / "data" / "libraria_golden.jsonl"
 
 def test_golden_records() -> None:
     """Seeds, RNG use and rules are frozen: these records must not change."""
-    opts = GAME.resolve_options({})
     factories = {"random": RandomStrategy, "greedy": GreedyStrategy}
     lines = GOLDEN.read_text().splitlines()
     assert len(lines) == 2
     for line in lines:
         expected = json.loads(line)
-        record = play_game(
-            GAME, opts, expected["index"], expected["seed"], expected["seats"], factories
-        )
+        seats = [{"name": s, "use": factories[s]} for s in expected["seats"]]
+        record = simcli.play(GAME, seats, seed=expected["seed"], index=expected["index"])
         assert dumps(record) == line
         assert replay(record) == []

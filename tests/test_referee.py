@@ -16,11 +16,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import simcli
 from simcli.cli.main import cli
 from simcli.games import get_game
 from simcli.strategy import load_strategy_class
-from simcli.tournament.clock import SignalClock
-from simcli.tournament.play import play_game
 from simcli.verify import replay
 from simcli_strategies.random_play import RandomStrategy
 
@@ -31,27 +30,26 @@ def adversary(name: str):
     return load_strategy_class(f"{ADVERSARIES}:{name}")
 
 
-def play(game_id: str, attacker: str, index: int = 0, seed: int = 3, clock=None, **opts):
-    game = get_game(game_id)
-    options = game.resolve_options(opts)
-    factories = {"bad": adversary(attacker), "random": RandomStrategy}
-    return play_game(game, options, index, seed, ["bad", "random"], factories, clock=clock)
+def play(game_id: str, attacker: str, index: int = 0, seed: int = 3, limit=None, **opts):
+    seats = [{"name": "bad", "use": adversary(attacker)}, "random"]
+    return simcli.play(game_id, seats, options=opts, seed=seed, index=index, move_time_limit=limit)
 
 
 def test_options_cannot_be_rewritten_for_this_or_later_games():
     game = get_game("libraria")
     options = game.resolve_options({})
     before = dict(options)
-    factories = {"bad": adversary("RewriteOptions"), "random": RandomStrategy}
-    honest = {"bad": RandomStrategy, "random": RandomStrategy}
+    bad = {"name": "bad", "use": adversary("RewriteOptions")}
+    honest = {"name": "bad", "use": RandomStrategy}
     for index in range(20):
-        seats = ["bad", "random"] if index % 2 == 0 else ["random", "bad"]
-        record = play_game(game, options, index, 100 + index, seats, factories)
+        seats = [bad, "random"] if index % 2 == 0 else ["random", bad]
+        fair = [honest if s is bad else s for s in seats]
+        record = simcli.play(game, seats, options=options, seed=100 + index, index=index)
         assert record["options"] == before
         assert record["termination"] == "normal"
         # The attacker plays random moves from the same seeded RNG as the random
         # strategy: the game is exactly the honest one.
-        assert record == play_game(game, options, index, 100 + index, seats, honest)
+        assert record == simcli.play(game, fair, options=options, seed=100 + index, index=index)
     assert options == before
 
 
@@ -60,20 +58,20 @@ def test_nested_legal_moves_cannot_be_rewritten():
     # fresh copy of its pick; the game goes on with the game's own moves.
     game = get_game("adas_library")
     options = game.resolve_options({})
-    factories = {"bad": adversary("RewriteLegal"), "random": RandomStrategy}
-    honest = {"bad": RandomStrategy, "random": RandomStrategy}
-    record = play_game(game, options, 0, 9, ["bad", "random"], factories)
+    bad = {"name": "bad", "use": adversary("RewriteLegal")}
+    record = simcli.play(game, [bad, "random"], options=options, seed=9)
     assert record["termination"] in ("normal", "move_limit")
-    assert record == play_game(game, options, 0, 9, ["bad", "random"], honest)
+    honest = {"name": "bad", "use": RandomStrategy}
+    assert record == simcli.play(game, [honest, "random"], options=options, seed=9)
 
 
 @pytest.mark.parametrize("game_id", ["libraria", "library"])
 def test_a_strategy_that_applies_moves_to_its_view_changes_nothing(game_id):
     game = get_game(game_id)
     options = game.resolve_options({})
-    factories = {"bad": adversary("ApplyToView"), "random": RandomStrategy}
+    seats = [adversary("ApplyToView"), RandomStrategy]
     for index in range(4):
-        record = play_game(game, options, index, 40 + index, ["bad", "random"], factories)
+        record = simcli.play(game, seats, options=options, seed=40 + index, index=index)
         assert record["termination"] in ("normal", "move_limit")
         assert replay(json.loads(json.dumps(record))) == []  # replays with no mismatch
 
@@ -90,7 +88,7 @@ def test_a_strategy_that_applies_moves_to_its_view_changes_nothing(game_id):
     ],
 )
 def test_whatever_a_strategy_answers_or_raises_is_its_forfeit(attacker, kind, text):
-    record = play("libraria", attacker, clock=SignalClock(2.0))
+    record = play("libraria", attacker, limit=2.0)
     assert record["termination"] == "forfeit"
     assert record["winners"] == [1]
     assert record["detail"]["kind"] == kind
@@ -178,7 +176,7 @@ def test_strategies_get_their_own_game_object():
             seen.append(game)
 
     game = get_game("libraria")
-    play_game(game, game.resolve_options({}), 0, 1, ["g", "g"], {"g": partial(Grab)})
+    simcli.play(game, partial(Grab), players=2, seed=1)
     assert seen and all(g is not game for g in seen)
 
 
@@ -211,9 +209,7 @@ def test_strategy_attributes_are_read_under_the_guard(cls):
     """An attribute the referee reads (wants_view, the class) is strategy code as well:
     whatever it does is the seat's forfeit or harmless, never the run's end."""
     game = get_game("libraria")
-    record = play_game(
-        game, game.resolve_options({}), 0, 5, ["x", "r"], {"x": cls, "r": RandomStrategy}
-    )
+    record = simcli.play(game, [cls, RandomStrategy], seed=5)
     assert record["termination"] in ("normal", "forfeit")
     if record["termination"] == "forfeit":
         assert record["detail"]["seat"] == 0

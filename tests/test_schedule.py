@@ -68,20 +68,16 @@ def test_variants_are_groups_with_their_own_seeds() -> None:
 
 @pytest.mark.slow
 def test_solo_strategies_see_identical_setups_for_the_same_seed() -> None:
+    import simcli
     from simcli.games import get_game
-    from simcli.tournament.play import play_game
-    from simcli_strategies.greedy import GreedyStrategy
-    from simcli_strategies.random_play import RandomStrategy
 
     s = build_schedule("solo", ["random", "greedy"], 1, 3, seed=4)
     game = get_game("bibliogamo")
-    options = game.resolve_options({})
-    factories = {"random": RandomStrategy, "greedy": GreedyStrategy}
     for k in range(3):
         a, b = s.spec(k), s.spec(3 + k)  # game k of each strategy
         assert (a.seats, b.seats) == (("random",), ("greedy",))
-        ra = play_game(game, options, a.index, a.seed, a.seats, factories)
-        rb = play_game(game, options, b.index, b.seed, b.seats, factories)
+        ra = simcli.play(game, list(a.seats), seed=a.seed, index=a.index)
+        rb = simcli.play(game, list(b.seats), seed=b.seed, index=b.index)
         assert ra["setup"] == rb["setup"]
     assert s.spec(0).seed != s.spec(1).seed
 

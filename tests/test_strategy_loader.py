@@ -6,10 +6,10 @@ import random
 
 import pytest
 
+import simcli
 from simcli.errors import StrategyLoadError
 from simcli.games import get_game
 from simcli.strategy import load_strategy_class
-from simcli.tournament.play import play_game
 from simcli_strategies.greedy import GreedyStrategy
 from simcli_strategies.random_play import RandomStrategy
 
@@ -35,12 +35,9 @@ def test_not_a_strategy_class(tmp_path) -> None:
 
 
 def test_strategy_rng_depends_on_seed_and_seat_only() -> None:
-    game = get_game("libraria")
-    options = game.resolve_options({})
-    factories = {"random": RandomStrategy}
-    a = play_game(game, options, 0, 11, ["random", "random"], factories)
-    b = play_game(game, options, 5, 11, ["random", "random"], factories)
-    c = play_game(game, options, 0, 12, ["random", "random"], factories)
+    a = simcli.play("libraria", "random", players=2, seed=11)
+    b = simcli.play("libraria", "random", players=2, seed=11, index=5)
+    c = simcli.play("libraria", "random", players=2, seed=12)
     assert a["moves"] == b["moves"]  # the index is not an input of the game
     assert a["moves"] != c["moves"]
 
@@ -69,16 +66,8 @@ def test_documented_example_strategy_plays() -> None:
     assert (
         load_strategy_class("simcli_strategies.corner_first:CornerFirst").__name__ == "CornerFirst"
     )
-    game = get_game("libraria")
-    options = game.resolve_options({})
-    record = play_game(
-        game,
-        options,
-        0,
-        3,
-        ["corner", "random"],
-        {"corner": lambda: cls(weight=10), "random": RandomStrategy},
-    )
+    corner = {"name": "corner", "use": cls, "params": {"weight": 10}}
+    record = simcli.play("libraria", [corner, "random"], seed=3)
     assert record["termination"] == "normal"
     assert record["moves"][0] in (0, 5, 30, 35)  # weight 10: touching 1 tile beats any score gain
 

@@ -82,6 +82,12 @@ def _factory(spec: SeatSpec) -> tuple[str, StrategyFactory, Any]:
     if isinstance(spec, Mapping) and not isinstance(spec.get("use"), str):
         made = spec.get("use")  # a class or factory under a name of the caller's
         name, factory, key = _factory(made)
+        params = dict(spec.get("params") or {})
+        if params:  # a class (or factory) made with the params
+            if isinstance(made, type) and issubclass(made, Strategy):
+                check_params(name, made, params)
+            factory = _Factory(made, params)
+            key = (key, repr(sorted(params.items())))
         return str(spec.get("name") or name), factory, key
     if isinstance(spec, Mapping):
         use = spec.get("use")
@@ -100,7 +106,7 @@ def _factory(spec: SeatSpec) -> tuple[str, StrategyFactory, Any]:
 class _Factory:
     """A class with its params: a fresh instance per call."""
 
-    def __init__(self, cls: type[Strategy], params: dict[str, Any]) -> None:
+    def __init__(self, cls: Callable[..., Strategy], params: dict[str, Any]) -> None:
         self.cls, self.params = cls, params
 
     def __call__(self) -> Strategy:

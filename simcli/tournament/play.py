@@ -36,7 +36,7 @@ log = logging.getLogger("simcli.play")
 #: :class:`RemoteSeat`, a strategy process speaking the protocol.
 StrategyFactory = Callable[[], Strategy] | RemoteSeatFactory
 
-__all__ = ["Ask", "Forfeit", "GameError", "StrategyFactory", "drive", "game_play", "play_game"]
+__all__ = ["Ask", "Forfeit", "GameError", "StrategyFactory", "drive", "game_play"]
 
 
 class Ask(NamedTuple):
@@ -52,12 +52,6 @@ class Ask(NamedTuple):
 
 
 GamePlay = Generator[Ask, Any, Record]
-
-
-def play_game(*args: Any, **kwargs: Any) -> Record:
-    """Play one game alone, waiting for each strategy process in turn, and return its
-    record (a dict in the documented key order). The arguments are :func:`game_play`'s."""
-    return drive(game_play(*args, **kwargs))
 
 
 def drive(play: GamePlay, clocks: Sequence[Any] | None = None) -> Record:

@@ -19,12 +19,12 @@ from collections import Counter
 
 import pytest
 
+import simcli
 from simcli.errors import GameOptionError
 from simcli.game import IllegalMoveError
 from simcli.games import get_game
 from simcli.games.adas_library.components import CARD_TYPES
 from simcli.records import dumps
-from simcli.tournament.play import play_game
 from simcli.verify import replay
 from simcli_strategies.adas_heuristic import AdasHeuristic
 
@@ -160,11 +160,15 @@ def test_four_players_an_exchange_of_equal_books_across_is_refused() -> None:
 @pytest.mark.slow
 def test_heuristic_games_under_the_mirrored_reading_replay(players: int) -> None:
     options = GAME.resolve_options({"exchange_position": "mirrored"})
-    factories = {"h": AdasHeuristic}
+    seat = {"name": "h", "use": AdasHeuristic}
     for index in range(2):
-        record = play_game(GAME, options, index, 30 + index, ["h"] * players, factories)
+        record = simcli.play(
+            GAME, seat, players=players, options=options, seed=30 + index, index=index
+        )
         assert record["termination"] in ("normal", "move_limit"), record.get("detail")
         assert record["options"]["exchange_position"] == "mirrored"
         assert replay(record) == []
-        again = play_game(GAME, options, index, 30 + index, ["h"] * players, factories)
+        again = simcli.play(
+            GAME, seat, players=players, options=options, seed=30 + index, index=index
+        )
         assert dumps(again) == dumps(record)

@@ -12,12 +12,12 @@ from collections import Counter
 
 import pytest
 
+import simcli
 from simcli.errors import GameOptionError
 from simcli.game import IllegalMoveError
 from simcli.games import get_game
 from simcli.games.adas_library.components import CARD_TYPES
 from simcli.records import dumps
-from simcli.tournament.play import play_game
 from simcli.verify import replay
 from simcli_strategies.adas_heuristic import AdasHeuristic
 from simcli_strategies.random_play import RandomStrategy
@@ -136,13 +136,13 @@ def test_the_option_is_checked_and_left_out_at_its_default() -> None:
 
 @pytest.mark.parametrize("players", [2, pytest.param(4, marks=pytest.mark.slow)])
 def test_records_with_extra_cards_replay_and_records_without_are_unchanged(players) -> None:
-    factories = {"heuristic": AdasHeuristic, "random": RandomStrategy}
-    seats = ["heuristic", "random"] * (players // 2)
-    plain = play_game(GAME, GAME.resolve_options({}), 0, 3, seats, factories)
-    zero = play_game(GAME, GAME.resolve_options({"extra_cards": 0}), 0, 3, seats, factories)
+    seats = [{"name": "heuristic", "use": AdasHeuristic}, {"name": "random", "use": RandomStrategy}]
+    seats *= players // 2
+    plain = simcli.play(GAME, seats, seed=3)
+    zero = simcli.play(GAME, seats, options={"extra_cards": 0}, seed=3)
     assert dumps(zero) == dumps(plain)
     assert "extra_cards" not in plain["options"]
-    record = play_game(GAME, GAME.resolve_options({"extra_cards": 2}), 0, 3, seats, factories)
+    record = simcli.play(GAME, seats, options={"extra_cards": 2}, seed=3)
     assert record["options"]["extra_cards"] == 2
     assert [len(hand) for hand in record["setup"]["hands"]] == [5 + 2 * s for s in range(players)]
     assert record["termination"] == "normal"

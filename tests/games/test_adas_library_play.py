@@ -8,12 +8,12 @@ from collections import Counter
 
 import pytest
 
+import simcli
 from simcli.game import CHANCE, IllegalMoveError
 from simcli.games import get_game
 from simcli.games.adas_library import AdasState, partner_of
 from simcli.games.adas_library.components import UNKNOWN
 from simcli.strategy import BUILTIN
-from simcli.tournament.play import play_game
 from simcli.verify import replay
 from simcli_strategies.adas_heuristic import AdasHeuristic, successors
 from simcli_strategies.greedy import GreedyStrategy
@@ -152,8 +152,7 @@ def test_determinize_deals_the_unseen_cards(players: int) -> None:
 
 @pytest.mark.slow
 def test_record_keeps_reshuffles_as_chance_events_and_replays() -> None:
-    factories = {"random": RandomStrategy}
-    record = play_game(GAME, OPTIONS, 0, 5, ["random", "random"], factories)
+    record = simcli.play(GAME, "random", players=2, seed=5)
     chances = [m for m in record["moves"] if isinstance(m, dict)]
     assert chances and all(set(m) == {"chance"} for m in chances)
     assert all(isinstance(c, str) for m in chances for c in m["chance"])
@@ -272,7 +271,8 @@ def test_heuristic_beats_random_in_a_short_seeded_match() -> None:
     wins = 0
     for index in range(4):
         for seats in (["h", "r"], ["r", "h"]):
-            record = play_game(GAME, OPTIONS, index, 100 + index, seats, factories)
+            lineup = [{"name": s, "use": factories[s]} for s in seats]
+            record = simcli.play(GAME, lineup, seed=100 + index, index=index)
             assert record["termination"] == "normal"
             wins += seats[record["winners"][0]] == "h"
     assert wins == 8

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
+import simcli
 from simcli.configfile import load_config
 from simcli.game import CHANCE, TERMINAL, IllegalMoveError
 from simcli.games import get_game
 from simcli.games.bibliogamo.state import LAST_DAY, BibliogamoState
-from simcli.strategy import BUILTIN, load_strategy_class
-from simcli.tournament.play import play_game
+from simcli.strategy import BUILTIN
 from simcli.verify import replay
 from simcli_strategies.bibliogamo_planner import BibliogamoPlanner, _stopping_threshold
 from simcli_strategies.greedy import GreedyStrategy
@@ -124,9 +124,7 @@ def _setup(seed: int) -> dict:
     ],
 )
 def test_strategies_play_whole_games_through_the_runner(use: str) -> None:
-    cls = load_strategy_class(use)
-    options = GAME.resolve_options({})
-    record = play_game(GAME, options, 0, 5, ["s"], {"s": cls})
+    record = simcli.play(GAME, [use], seed=5)
     assert record["termination"] == "normal", record.get("detail")
     assert replay(json.loads(json.dumps(record))) == []
     assert record["scores"][0] >= 0
@@ -135,9 +133,8 @@ def test_strategies_play_whole_games_through_the_runner(use: str) -> None:
 @pytest.mark.slow
 def test_planner_is_registered_and_deterministic() -> None:
     assert BUILTIN["bibliogamo_planner"] == "simcli_strategies.bibliogamo_planner:BibliogamoPlanner"
-    options = GAME.resolve_options({})
-    a = play_game(GAME, options, 0, 9, ["p"], {"p": BibliogamoPlanner})
-    b = play_game(GAME, options, 0, 9, ["p"], {"p": BibliogamoPlanner})
+    a = simcli.play(GAME, [BibliogamoPlanner], seed=9)
+    b = simcli.play(GAME, [BibliogamoPlanner], seed=9)
     assert a == b
     with pytest.raises(ValueError):
         BibliogamoPlanner(day_value=-1)

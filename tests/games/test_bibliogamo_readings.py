@@ -13,11 +13,11 @@ import random
 
 import pytest
 
+import simcli
 from simcli.game import CHANCE, IllegalMoveError
 from simcli.games import get_game
 from simcli.games.bibliogamo.state import BibliogamoState
 from simcli.records import dumps
-from simcli.tournament.play import play_game
 from simcli.verify import replay
 from simcli_strategies.bibliogamo_planner import BibliogamoPlanner
 from simcli_strategies.random_play import RandomStrategy
@@ -141,13 +141,13 @@ def test_a_chain_price_can_also_be_higher() -> None:
     ids=lambda g: "-".join(map(str, g.items())),
 )
 def test_the_planner_and_random_play_every_reading_and_the_records_replay(given) -> None:
-    options = GAME.resolve_options(given)
     for name, factory in (("planner", BibliogamoPlanner), ("random", RandomStrategy)):
-        record = play_game(GAME, options, 0, 9, [name], {name: factory})
+        seat = [{"name": name, "use": factory}]
+        record = simcli.play(GAME, seat, options=given, seed=9)
         assert record["termination"] == "normal", record.get("detail")
         assert {k: record["options"][k] for k in given} == given
         assert replay(record) == []
-        assert dumps(play_game(GAME, options, 0, 9, [name], {name: factory})) == dumps(record)
+        assert dumps(simcli.play(GAME, seat, options=given, seed=9)) == dumps(record)
 
 
 @pytest.mark.slow

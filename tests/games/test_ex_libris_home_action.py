@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import pytest
 
+import simcli
 from simcli.game import IllegalMoveError
 from simcli.games import get_game
 from simcli.records import dumps
-from simcli.tournament.play import play_game
 from simcli.verify import replay
 from simcli_strategies.random_play import RandomStrategy
 
@@ -95,11 +95,11 @@ def test_bookworm_may_pass_at_home_too() -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 4])
 def test_random_games_with_optional_home_actions_replay(players: int) -> None:
-    options = GAME.resolve_options({"home_action": "optional"})
-    factories = {"random": RandomStrategy}
-    record = play_game(GAME, options, 0, 5, ["random"] * players, factories)
+    options = {"home_action": "optional"}
+    record = simcli.play(GAME, RandomStrategy, players=players, options=options, seed=5)
     assert record["termination"] in ("normal", "move_limit"), record.get("detail")
     assert record["options"]["home_action"] == "optional"
     assert any(m in (["home", "pass"], ["shome", "pass"]) for m in record["moves"])
     assert replay(record) == []
-    assert dumps(play_game(GAME, options, 0, 5, ["random"] * players, factories)) == dumps(record)
+    again = simcli.play(GAME, RandomStrategy, players=players, options=options, seed=5)
+    assert dumps(again) == dumps(record)

@@ -283,8 +283,7 @@ def test_the_referee_never_takes_the_trusted_path(game_id, players, options, mon
     """A game played through the referee with ``apply_trusted`` made to fail unless the
     game's own ``apply`` calls it (after its checks, as Libraria's does): the referee
     checks every move with ``apply``."""
-    from simcli.tournament.play import play_game
-    from simcli_strategies.random_play import RandomStrategy
+    import simcli
 
     game = get_game(game_id)
     opts = game.resolve_options(options)
@@ -298,7 +297,7 @@ def test_the_referee_never_takes_the_trusted_path(game_id, players, options, mon
         trusted(self, move)
 
     monkeypatch.setattr(type(state), "apply_trusted", refuse)
-    record = play_game(game, opts, 0, 3, ["random"] * players, {"random": RandomStrategy})
+    record = simcli.play(game, "random", players=players, options=opts, seed=3)
     assert record["termination"] in ("normal", "move_limit"), record.get("detail")
 
 

@@ -8,14 +8,12 @@ import random
 
 import pytest
 
+import simcli
 from simcli.errors import GameOptionError
 from simcli.games import get_game
 from simcli.records import dumps
-from simcli.tournament.play import play_game
 from simcli.verify import replay
-from simcli_strategies.greedy import GreedyStrategy
 from simcli_strategies.libraria_solver import Position, Searcher
-from simcli_strategies.random_play import RandomStrategy
 
 GAME = get_game("libraria")
 
@@ -110,15 +108,12 @@ def test_komi_is_checked_and_left_out_at_its_default() -> None:
 
 
 def test_records_with_komi_replay_and_records_without_it_are_unchanged() -> None:
-    factories = {"greedy": GreedyStrategy, "random": RandomStrategy}
-    plain = play_game(GAME, GAME.resolve_options({}), 0, 11, ["greedy", "random"], factories)
-    zero = play_game(
-        GAME, GAME.resolve_options({"komi": 0}), 0, 11, ["greedy", "random"], factories
-    )
+    seats = ["greedy", "random"]
+    plain = simcli.play(GAME, seats, seed=11)
+    zero = simcli.play(GAME, seats, options={"komi": 0}, seed=11)
     assert dumps(zero) == dumps(plain)
     assert '"options":{"opening":"two_counters","tiebreak":"none"},' in dumps(plain)
-    options = GAME.resolve_options({"komi": 20.5})
-    record = play_game(GAME, options, 0, 11, ["greedy", "random"], factories)
+    record = simcli.play(GAME, seats, options={"komi": 20.5}, seed=11)
     assert record["options"]["komi"] == 20.5
     # the same game (greedy's moves do not depend on a constant shift of its evaluation)
     assert record["moves"] == plain["moves"]

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import pytest
 
+import simcli
 from simcli.errors import GameOptionError
 from simcli.game import TERMINAL, IllegalMoveError
 from simcli.games import get_game
 from simcli.games.library.routes import winning_moves
 from simcli.games.library.state import opening_order
 from simcli.records import dumps
-from simcli.tournament.play import play_game
 from simcli.verify import replay
 from simcli_strategies.greedy import GreedyStrategy
 from simcli_strategies.library_heuristic import LibraryHeuristicStrategy
@@ -144,12 +144,13 @@ def test_records_with_extra_actions_replay_and_records_without_are_unchanged(pla
         "random": RandomStrategy,
     }
     seats = ["greedy", "random", "greedy", "heuristic"][:players]
-    plain = play_game(GAME, GAME.resolve_options({}), 0, 4, seats, factories)
-    zero = play_game(GAME, GAME.resolve_options({"extra_actions": 0}), 0, 4, seats, factories)
+    seats = [{"name": s, "use": factories[s]} for s in seats]
+    plain = simcli.play(GAME, seats, seed=4)
+    zero = simcli.play(GAME, seats, options={"extra_actions": 0}, seed=4)
     assert dumps(zero) == dumps(plain)
     assert "extra_actions" not in plain["options"]
-    options = GAME.resolve_options({"extra_actions": 1, "max_turns": 120})
-    record = play_game(GAME, options, 0, 4, seats, factories)
+    options = {"extra_actions": 1, "max_turns": 120}
+    record = simcli.play(GAME, seats, options=options, seed=4)
     assert record["options"]["extra_actions"] == 1
     assert record["termination"] in ("normal", "move_limit")
     assert replay(record) == []

@@ -16,10 +16,10 @@ from __future__ import annotations
 import pytest
 from test_library_rules import check_illegal, check_legal, plate_at, position, sphere, wall_at
 
+import simcli
 from simcli.game import IllegalMoveError
 from simcli.games import get_game
 from simcli.records import dumps
-from simcli.tournament.play import play_game
 from simcli.verify import replay
 from simcli_strategies.greedy import GreedyStrategy
 from simcli_strategies.library_heuristic import LibraryHeuristicStrategy
@@ -57,9 +57,8 @@ def test_a_version_1_record_says_so_on_replay_and_replays_with_the_old_order() -
     """A 4-player record written before version 2 has setup {} and no turn_order: its
     replay says which version it is and how to replay it; given the old order it
     replays exactly. 2-player records are unchanged by version 2."""
-    factories = {"random": RandomStrategy}
     old_rules = GAME.resolve_options({"turn_order": "d1_d7_g4_a4", "max_turns": 60})
-    record = play_game(GAME, old_rules, 0, 3, ["random"] * 4, factories)
+    record = simcli.play(GAME, "random", players=4, options=old_rules, seed=3)
     assert record["setup"] == {"version": 2}
     assert replay(record) == []
     # what version 1 wrote: no setup key, no turn_order (it did not exist)
@@ -69,7 +68,7 @@ def test_a_version_1_record_says_so_on_replay_and_replays_with_the_old_order() -
     assert "version 1" in problems[0].message and "turn_order" in problems[0].message
     fixed = dict(v1, options=dict(v1["options"], turn_order="d1_d7_g4_a4"))
     assert replay(fixed) == []
-    two = play_game(GAME, GAME.resolve_options({}), 0, 3, ["random"] * 2, factories)
+    two = simcli.play(GAME, "random", players=2, seed=3)
     assert two["setup"] == {} and "turn_order" not in two["options"]
 
 
@@ -275,8 +274,9 @@ def test_the_strategies_play_every_reading_and_the_records_replay(given, players
         "r": RandomStrategy,
     }
     seats = ["h", "g", "r", "h"][:players]
-    record = play_game(GAME, options, 0, 11, seats, factories)
+    seats = [{"name": s, "use": factories[s]} for s in seats]
+    record = simcli.play(GAME, seats, options=options, seed=11)
     assert record["termination"] in ("normal", "move_limit"), record.get("detail")
     assert {k: record["options"][k] for k in given} == given
     assert replay(record) == []
-    assert dumps(play_game(GAME, options, 0, 11, seats, factories)) == dumps(record)
+    assert dumps(simcli.play(GAME, seats, options=options, seed=11)) == dumps(record)
