@@ -272,6 +272,14 @@ class State(ABC):
         view, a determinized state); others draw from ``rng``, the driver's RNG."""
         raise IllegalMoveError("this game has no chance events after the setup")
 
+    def chance_outcomes(self) -> list[tuple[Move, float]] | None:
+        """Every outcome of the pending chance event with its probability (positive,
+        summing to 1), as OpenSpiel's ``ChanceOutcomes``: what an exact expectimax needs.
+        Optional: ``None`` (the default) where the game does not list them (a shuffle of
+        many cards). :meth:`sample_chance` draws only listed outcomes; ``simcli
+        check-game`` checks both."""
+        return None
+
     def is_terminal(self) -> bool:
         return self.current_player == TERMINAL
 
@@ -404,3 +412,10 @@ class Game(ABC):
         """A full state consistent with ``view`` (hidden parts sampled from ``rng``).
         Perfect-information games return a copy of the view."""
         return view.clone()
+
+    def render_svg(self, state: State, seat: int | None = None) -> str | None:
+        """An SVG picture (one ``<svg>`` element as a string) of ``state`` for the board
+        viewer (``simcli view``); ``seat`` is the seat whose view ``state`` is, or ``None``
+        for the referee's full state. ``None`` (the default): the viewer shows
+        :meth:`State.render` as text. Pure: builds a string, no I/O."""
+        return None

@@ -21,6 +21,7 @@ from simcli.cli.report import report
 from simcli.cli.run import run
 from simcli.cli.sprt_calc import sprt_calc
 from simcli.cli.validate import validate
+from simcli.cli.view import view
 from simcli.errors import SimcliError
 from simcli.version import __version__
 
@@ -85,6 +86,7 @@ cli.add_command(power)
 cli.add_command(check_game)
 cli.add_command(compare)
 cli.add_command(balance)
+cli.add_command(view)
 
 
 def _silence_stdout() -> None:
