@@ -17,10 +17,10 @@ PAGE = """<!DOCTYPE html>
 </header>
 %%FAILURE%%
 <nav class="controls" aria-label="step through the game">
-<button type="button" id="first" title="the setup (Home)">&#x23EE;</button>
+<button type="button" id="first" title="the setup (Home)">|&#x25C0;</button>
 <button type="button" id="prev" title="one ply back (&#x2190;)">&#x25C0;</button>
 <button type="button" id="next" title="one ply on (&#x2192;)">&#x25B6;</button>
-<button type="button" id="last" title="the last ply (End)">&#x23ED;</button>
+<button type="button" id="last" title="the last ply (End)">&#x25B6;|</button>
 <input type="range" id="slider" min="0" max="0" value="0" aria-label="ply">
 <label>go to ply <input type="number" id="jump" min="0" value="0"></label>
 <span id="plylabel"></span>
@@ -129,9 +129,9 @@ SCRIPT = r"""
       moves.appendChild(li);
     });
 
-    function scoresText(scores) {
+    function scoresText(scores, final) {
       if (!scores) { return "scores: given by the rules at the end"; }
-      return "scores: " + scores.map(function (s, i) {
+      return (final ? "final scores: " : "scores so far: ") + scores.map(function (s, i) {
         var name = data.seats[i] !== undefined ? " (" + data.seats[i] + ")" : "";
         return "seat " + i + name + " " + s;
       }).join(", ");
@@ -157,7 +157,7 @@ SCRIPT = r"""
         entry.textContent = "seat " + frame.seat + " (" + data.seats[frame.seat] + ") played "
           + frame.entry;
       }
-      byId("scores").textContent = scoresText(frame.scores);
+      byId("scores").textContent = scoresText(frame.scores, frame.turn === "game over");
       items.forEach(function (li, i) { li.classList.toggle("current", i === ply); });
       var current = items[ply];
       var top = current.offsetTop;

@@ -346,6 +346,11 @@ class AdasLibrary(Game):
         )
         return state
 
+    def render_svg(self, state: State, seat: int | None = None) -> str:
+        from simcli.games.adas_library.svg import render_svg
+
+        return render_svg(state)  # type: ignore[arg-type]
+
     # -- strategies' helpers ------------------------------------------------------------
 
     def evaluate(self, state: State, seat: int) -> float:

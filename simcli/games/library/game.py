@@ -160,6 +160,11 @@ class Library(Game):
         self.check_players(players)
         return LibraryState.rebuild(self, players, options, snapshot)
 
+    def render_svg(self, state: State, seat: int | None = None) -> str:
+        from simcli.games.library.svg import render_svg
+
+        return render_svg(state)  # type: ignore[arg-type]
+
     def evaluate(self, state: State, seat: int) -> float:
         """Minus the number of sphere pushes that bring the sphere to ``seat``'s entrance
         on the board as it is (a search over pushes). If no push route exists: below any
