@@ -177,10 +177,14 @@ class Planner:
         ]
 
     def fair(self, later: list[Played]) -> FairValue | None:
-        tune = self.spec.tune
-        probes = self.probes(later)
+        return self.fair_of(self.probes(later))
+
+    def fair_of(self, probes: list[Probe]) -> FairValue | None:
+        """The fair value the probes give (None without a probe): the one estimate that
+        both the search and balance.json use."""
         if not probes:
             return None
+        tune = self.spec.tune
         return fair_value(probes, tune.low, tune.high, self._seed("bootstrap"))
 
     def _search(self, later: list[Played]) -> Segment | None:

@@ -9,7 +9,7 @@ from typing import Any
 from simcli.balancing.metrics import record_metrics, replay_metrics
 from simcli.balancing.plan import CONFIRM, PROBE, RACE, RUNG, SKILL, Planner, split_log
 from simcli.balancing.stopping import SeatCounts
-from simcli.balancing.tuner import Probe, binomial_test, fair_value, imbalance_interval
+from simcli.balancing.tuner import Probe, binomial_test, imbalance_interval
 from simcli.config import Config
 from simcli.stats.intervals import wilson_interval
 from simcli.tournament.rules import game_for
@@ -141,7 +141,7 @@ def _tune(config, segments, probes, confirm, races) -> dict[str, Any]:
         fairest = min(played, key=lambda e: e["imbalance"])["variant"] if played else None
         return {"variants": entries, "fairest": fairest, "at": tune.at}
     found = [Probe(p["value"], tuple(s["wins"] for s in p["seat_share"])) for p in probes]
-    fair = fair_value(found, tune.low, tune.high, planner._seed("bootstrap")) if found else None
+    fair = planner.fair_of(found)
     result = {
         "option": tune.option,
         "at": tune.at,

@@ -225,6 +225,9 @@ def binomial_test(k: int, n: int) -> float:
 __all__ = [
     "FairValue",
     "Probe",
+    "binomial_test",
+    "fair_many_seats",
+    "fair_two_seats",
     "fair_value",
     "imbalance_interval",
     "next_probe",
