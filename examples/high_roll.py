@@ -7,9 +7,12 @@ turn order, each player still in the game either ``"hold"``s (stops for good) or
 has stopped, a player scores secret + public total; the highest score wins (ties share
 the win; if everybody bust, nobody wins).
 
-What it shows: hidden information (the secret dice: :meth:`HighRollState.view` hides the
-other players' secrets, :meth:`HighRoll.determinize` samples them again) and a chance
-event (each roll is a turn of ``CHANCE``, sampled by :meth:`HighRollState.sample_chance`).
+What it shows: declared state fields (``HighRollState.state_fields``: the snapshot, copies,
+views and snapshot checks follow from them), hidden information (the secret dice: a view
+hides the other players' secrets, :meth:`HighRoll.determinize` samples them again) and a
+chance event (each roll is a turn of ``CHANCE``, sampled by
+:meth:`HighRollState.sample_chance`, its six faces listed by
+:meth:`HighRollState.chance_outcomes`).
 The rules are pure: no I/O, no printing, no module-level mutable state.
 
 Run ``simcli check-game examples/high_roll.py:HighRoll`` to check it against the game
@@ -22,13 +25,27 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from simcli import statefields
 from simcli.game import CHANCE, TERMINAL, Game, IllegalMoveError, Option, Outcome, State
+from simcli.statefields import OWNER, Bool, DeclaredState, Field, Int, Seq, StateFields
 
 MOVES = ["hold", "roll"]  # the legal moves of a player still in, in this fixed order
 FACES = range(1, 7)
 
 
-class HighRollState(State):
+class HighRollState(DeclaredState):
+    # The fields, in snapshot order. Each seat sees only its own secret die (a view shows
+    # None for the others'); snapshot(), clone(), view(seat) and the game's
+    # state_from_snapshot (with its checks) follow from this list.
+    state_fields = StateFields(
+        Field("secret", Seq(Int(1, 7, unknown=None), length="players"), hidden=OWNER),
+        Field("public", Seq(Int(0), length="players")),
+        Field("stopped", Seq(Bool(), length="players")),
+        Field("seat", Int(0, "players")),
+        Field("rolling", Bool()),
+        label="high_roll snapshot",
+    )
+
     def __init__(self, game: HighRoll, options: Mapping[str, Any], secret: list[int | None]):
         self.game = game
         self.options = options
@@ -54,6 +71,12 @@ class HighRollState(State):
         if not self.rolling:
             raise IllegalMoveError("no roll is pending")
         return rng.randint(1, 6)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The six faces of the die, each with probability 1/6 (for exact expectimax)."""
+        if not self.rolling:
+            raise IllegalMoveError("no roll is pending")
+        return [(face, 1 / 6) for face in FACES]
 
     def apply(self, move: Any) -> None:
         # Check everything first: a refused move leaves the state unchanged.
@@ -98,30 +121,7 @@ class HighRollState(State):
         winners = tuple(i for i, s in enumerate(scores) if s == best and best > 0)
         return Outcome(scores=tuple(float(s) for s in scores), winners=winners)
 
-    # -- copies, views, pictures ----------------------------------------------------------
-    def snapshot(self) -> dict[str, Any]:
-        return {
-            "secret": list(self.secret),
-            "public": list(self.public),
-            "stopped": list(self.stopped),
-            "seat": self.seat,
-            "rolling": self.rolling,
-        }
-
-    def clone(self) -> HighRollState:
-        new = type(self)(self.game, self.options, list(self.secret))
-        new.public = list(self.public)
-        new.stopped = list(self.stopped)
-        new.seat = self.seat
-        new.rolling = self.rolling
-        return new
-
-    def view(self, seat: int) -> HighRollState:
-        """What ``seat`` may know: everything but the other players' secret dice."""
-        new = self.clone()
-        new.secret = [s if i == seat else None for i, s in enumerate(self.secret)]
-        return new
-
+    # -- pictures (snapshot, clone and view come from state_fields) ------------------------
     def render(self) -> str:
         lines = []
         for i in range(self.players):
@@ -165,6 +165,13 @@ class HighRoll(Game):
         ):
             raise IllegalMoveError(f"setup.secret must list {players} die faces 1..6")
         return HighRollState(self, options, list(secret))
+
+    def state_from_snapshot(
+        self, players: int, options: Mapping[str, Any], snapshot: Mapping[str, Any]
+    ) -> State:
+        """The state or view whose snapshot is ``snapshot``, checked as declared."""
+        self.check_players(players)
+        return statefields.load(self, HighRollState, players, options, snapshot)
 
     def max_length(self, players: int, options: Mapping[str, Any]) -> int:
         # A player rolls at most bust + 1 times (each roll adds 1 or more; above bust they

@@ -33,6 +33,13 @@ The checks (one line each in the output, in this order):
   distinct winning seats, a known termination; the same on every call.
 * ``max_length``: every playout ends within ``Game.max_length`` plies (or
   :data:`FALLBACK_MAX_LENGTH` when the game declares none).
+* ``fields``: a state that declares its fields (``state_fields``, see
+  :mod:`simcli.statefields`) has the snapshot, clone and views the declaration gives,
+  hand-written or not, and every such snapshot loads through the declared checks into
+  the same position.
+* ``chances``: where a game lists a chance event's outcomes, they are distinct,
+  legal, with positive probabilities summing to 1, and ``sample_chance`` draws only
+  listed ones.
 """
 
 from __future__ import annotations
@@ -46,6 +53,7 @@ from enum import Enum
 from functools import partial
 from typing import Any
 
+from simcli import statefields
 from simcli.game import CHANCE, TERMINAL, Game, IllegalMoveError, Outcome, State
 
 #: The bound on a playout when the game declares no ``max_length``.
@@ -62,7 +70,11 @@ CHECKS: dict[str, str] = {
     "replay": "all randomness goes through the setup and chance events",
     "outcome": "outcomes are well-formed",
     "max_length": "games end within the declared maximum length",
+    "fields": "snapshot, clone and views equal those the declared fields give",
+    "chances": "listed chance outcomes are legal and their probabilities sum to 1",
 }
+#: Draws of ``sample_chance`` compared with the listed outcomes per chance event.
+CHANCE_DRAWS = 8
 
 #: Moves no game uses, tried as illegal moves besides the stale moves of earlier plies.
 ODD_MOVES: tuple[Any, ...] = ("__not_a_move__", 987_654_321, [987_654_321, -1])
@@ -328,8 +340,11 @@ class _Playout:
         self.guarded("snapshot", lambda: self.check_snapshot(state))
         self.guarded("legal_moves", lambda: self.check_legal_moves(state))
         self.guarded("independent", lambda: self.check_independent(state))
+        self.guarded("fields", lambda: self.check_fields(state))
         if state.is_terminal():
             return
+        if state.current_player == CHANCE:
+            self.guarded("chances", lambda: self.check_chance_outcomes(state))
         self.guarded("hidden", lambda: self.check_hidden(state))
         self.guarded("determinize", lambda: self.check_determinize(state))
         if state.current_player >= 0:
@@ -364,6 +379,17 @@ class _Playout:
                     "snapshot", f"state_from_snapshot of {label} has other moves to play"
                 )
         return None
+
+    def check_fields(self, state: State) -> None:
+        problem = fields_problem(self.game, self.players, self.options, state)
+        if problem:
+            self.fail("fields", problem)
+
+    def check_chance_outcomes(self, state: State) -> None:
+        rng = random.Random(f"check-game/{self.seed}/chance/{self.ply}")
+        problem = chance_problem(state, rng)
+        if problem:
+            self.fail("chances", problem)
 
     def check_legal_moves(self, state: State) -> None:
         seat = state.current_player
@@ -597,6 +623,83 @@ class _Playout:
             return None
 
         self.guarded("replay", check)
+
+
+def _differs(label: str, got: Mapping[str, Any], want: Mapping[str, Any]) -> str | None:
+    """How snapshot ``got`` differs from the declared ``want`` (key order counts: records
+    hash the snapshot as written), or None."""
+    if list(got) != list(want):
+        return f"{label} has the keys {list(got)}, the declaration gives {list(want)}"
+    for key in want:
+        if _plain(got[key]) != _plain(want[key]):
+            return f"{label}: '{key}' is {got[key]!r}, the declaration gives {want[key]!r}"
+    return None
+
+
+def fields_problem(
+    game: Game, players: int, options: Mapping[str, Any], state: State
+) -> str | None:
+    """Why ``state``'s snapshot, clone, views or snapshot loading differ from the ones its
+    declared fields give (None when they agree, or when it declares none)."""
+    if getattr(type(state), "state_fields", None) is None:
+        return None
+    snap = state.snapshot()
+    if _json_problem(snap, "the snapshot"):
+        return None  # the snapshot check's failure
+    problem = _differs("snapshot()", snap, statefields.snapshot(state))
+    problem = problem or _differs("clone().snapshot()", state.clone().snapshot(), snap)
+    problem = problem or _differs("the derived clone", statefields.clone(state).snapshot(), snap)
+    if problem:
+        return problem
+    snaps = [("the state", snap)]
+    for seat in range(players):
+        seen = state.view(seat).snapshot()
+        derived = statefields.view(state, seat).snapshot()
+        problem = _differs(f"view({seat}).snapshot()", seen, derived)
+        if problem:
+            return problem
+        snaps.append((f"view({seat})", seen))
+    for label, original in snaps:
+        raw = json.loads(json.dumps(original))
+        try:
+            loaded = statefields.load(game, type(state), players, options, raw)
+        except IllegalMoveError as exc:
+            return f"the declared checks refuse the snapshot of {label}: {exc}"
+        problem = _differs(
+            f"the snapshot of {label} loaded by the declaration", loaded.snapshot(), original
+        )
+        if problem:
+            return problem
+    return None
+
+
+def chance_problem(state: State, rng: random.Random) -> str | None:
+    """Why the listed outcomes of ``state``'s pending chance event are wrong (None when
+    they are right, or when the game does not list them)."""
+    listed = state.chance_outcomes()
+    if listed is None:
+        return None
+    if not listed:
+        return "chance_outcomes() lists no outcome"
+    texts = [json.dumps(outcome, sort_keys=True) for outcome, _ in listed]
+    if len(set(texts)) != len(texts):
+        return "chance_outcomes() lists an outcome twice"
+    probabilities = [p for _, p in listed]
+    if not all(isinstance(p, int | float) and math.isfinite(p) and p > 0 for p in probabilities):
+        return f"chance_outcomes() has a probability that is not positive: {probabilities}"
+    total = math.fsum(probabilities)
+    if abs(total - 1.0) > 1e-9:
+        return f"the probabilities of chance_outcomes() sum to {total!r}, not 1"
+    for outcome, _ in listed:
+        try:
+            state.clone().apply(outcome)
+        except IllegalMoveError as exc:
+            return f"the listed outcome {outcome!r} is refused by apply: {exc}"
+    for _ in range(CHANCE_DRAWS):
+        drawn = state.clone().sample_chance(random.Random(rng.random()))
+        if json.dumps(drawn, sort_keys=True) not in texts:
+            return f"sample_chance drew {drawn!r}, which chance_outcomes() does not list"
+    return None
 
 
 def _advance(state: State, rng: random.Random | None) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import re
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -20,10 +21,12 @@ from simcli.cli.main import cli
 from simcli.conformance import CHECKS, check_game
 from simcli.game import IllegalMoveError
 from simcli.games import load_game
+from simcli.statefields import PUBLIC, StateFields
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "high_roll.py"
 HighRoll = type(load_game(f"{EXAMPLE}:HighRoll"))
 HighRollState = sys.modules[HighRoll.__module__].HighRollState
+FACES = sys.modules[HighRoll.__module__].FACES
 
 
 class _WithState(HighRoll):
@@ -33,6 +36,11 @@ class _WithState(HighRoll):
 
     def new_state(self, players, options, setup):
         state = super().new_state(players, options, setup)
+        state.__class__ = self.state_class
+        return state
+
+    def state_from_snapshot(self, players, options, snapshot):
+        state = super().state_from_snapshot(players, options, snapshot)
         state.__class__ = self.state_class
         return state
 
@@ -64,8 +72,11 @@ class SharedPublic(_WithState):
 
 
 class ShowAllState(HighRollState):
-    def view(self, seat):
-        return self.clone()
+    # the secret dice declared public: every view shows them
+    state_fields = StateFields(
+        replace(HighRollState.state_fields.fields[0], hidden=PUBLIC),
+        *HighRollState.state_fields.fields[1:],
+    )
 
 
 class ShowsEverything(_WithState):
@@ -154,6 +165,28 @@ class TooShort(HighRoll):
         return 3
 
 
+class ReorderedState(HighRollState):
+    def snapshot(self):  # a hand-written snapshot with the keys in another order
+        return dict(reversed(super().snapshot().items()))
+
+
+class Reordered(_WithState):
+    """fields: a hand-written snapshot that differs from the declared one in key order."""
+
+    state_class = ReorderedState
+
+
+class LoadedDieState(HighRollState):
+    def chance_outcomes(self):
+        return [(face, 1 / 5) for face in FACES]  # sums to 6/5
+
+
+class LoadedDie(_WithState):
+    """chances: listed probabilities that do not sum to 1."""
+
+    state_class = LoadedDieState
+
+
 BROKEN = {
     "same_seed": NewSetupEachCall,
     "independent": SharedPublic,
@@ -165,6 +198,8 @@ BROKEN = {
     "replay": KeepsSetupAside,
     "outcome": ExtraScore,
     "max_length": TooShort,
+    "fields": Reordered,
+    "chances": LoadedDie,
 }
 
 
@@ -211,10 +246,10 @@ def test_command_lines_exit_codes_and_the_reproduce_command(tmp_path, monkeypatc
     runner = CliRunner()
     good = runner.invoke(cli, ["check-game", f"{EXAMPLE}:HighRoll", "--games", "3"])
     assert good.exit_code == 0, good.output
-    assert len([line for line in good.output.splitlines() if line.startswith("ok ")]) == 10
+    assert len([line for line in good.output.splitlines() if line.startswith("ok ")]) == len(CHECKS)
     bad = runner.invoke(cli, ["check-game", "short.py:TooShort", "--games", "4", "--seed", "5"])
     assert bad.exit_code == 1, bad.output
-    assert len(bad.output.splitlines()) == 12  # header, 10 checks, verdict
+    assert len(bad.output.splitlines()) == len(CHECKS) + 2  # header, the checks, verdict
     match = LINE.search(bad.output)
     assert match, bad.output
     seed, players, command = match.groups()
