@@ -331,13 +331,16 @@ class AdasRace(RaceJudge):
         players = after.players
         master = tuple(after.master)
         rows = [tuple(row) for row in after.rows]
+        # what an Exchange can take from each row: under exchange_position: mirrored the
+        # book at i trades with the partner's at size - 1 - i, i.e. the reversed row's i
+        reach = [row[::-1] for row in rows] if after.mirrored else rows
         draws = after.draw  # the seats after this one draw first, in turn order
         theirs = math.inf
         for k in range(1, players):
             s = (seat + k) % players
             hand = tuple(sorted(after.hands[s]))
             their_draws = draws[k - 1 :: players]
-            partner_row = rows[after.partners[s]]
+            partner_row = reach[after.partners[s]]
             key: tuple[Any, ...] = (s, rows[s], master, hand)
             if "exchange" in hand or "exchange" in their_draws[: self.opponent_depth]:
                 key += (partner_row,)
@@ -358,7 +361,7 @@ class AdasRace(RaceJudge):
         mine = planner.turns(
             rows[seat],
             master,
-            rows[after.partners[seat]],
+            reach[after.partners[seat]],
             tuple(sorted(after.hands[seat])),
             draws[players - 1 :: players],
             self.depth,

@@ -171,3 +171,35 @@ def test_params_and_registry():
     ):
         with pytest.raises(ValueError):
             AdasRace(**bad)
+
+
+@pytest.mark.parametrize(("mirrored", "seen"), [(False, (4, 5, 6)), (True, (6, 5, 4))])
+def test_the_race_plans_exchanges_at_the_games_position(mirrored, seen):
+    """Under ``exchange_position: mirrored`` an Exchange at i takes the partner's book at
+    size - 1 - i: the planner, which exchanges at the same index, is handed the partner's
+    row reversed (row (4, 5, 6) is seen as (6, 5, 4)); at the default, as it is."""
+    from types import SimpleNamespace
+
+    handed = []
+
+    class Recording:
+        def turns(self, row, master, other, *rest):
+            handed.append((row, other))
+            return 3.0
+
+    after = SimpleNamespace(
+        winner=None,
+        players=2,
+        master=[0, 1, 2],
+        rows=[[1, 2, 3], [4, 5, 6]],
+        draw=["exchange", "move1"],
+        hands=[["exchange"], ["exchange"]],
+        partners=[1, 0],
+        mirrored=mirrored,
+    )
+    strategy = AdasRace(**SMALL)
+    strategy.planner = Recording()
+    strategy._value(after, 0, {})
+    # the opponent (seat 1, partner seat 0) first, then this seat (partner seat 1)
+    partner_of_seat_1 = (3, 2, 1) if mirrored else (1, 2, 3)
+    assert handed == [((4, 5, 6), partner_of_seat_1), ((1, 2, 3), seen)]
