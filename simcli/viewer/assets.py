@@ -109,7 +109,7 @@ SCRIPT = r"""
       var frame = data.frames[i + 1];
       if (data.chance[i]) {
         li.classList.add("chance");
-        li.textContent = "\u{1F3B2} " + text;
+        li.textContent = text;
       } else {
         var seat = frame ? frame.seat : null;
         li.textContent = (seat === null ? "" : "seat " + seat + ": ") + text;

@@ -239,6 +239,11 @@ class Bibliogamo(Game):
         )
         return state
 
+    def render_svg(self, state: State, seat: int | None = None) -> str:
+        from simcli.games.bibliogamo.svg import render_svg
+
+        return render_svg(state)  # type: ignore[arg-type]
+
     # ------------------------------------------------------------------ search helpers
     def evaluate(self, state: State, seat: int) -> float:
         """Points now (florins not rounded down) + a pending sale's price and book (or

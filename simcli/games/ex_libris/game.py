@@ -153,6 +153,11 @@ class ExLibris(Game):
         self.check_players(players)
         return rebuild(self, players, options, snapshot)
 
+    def render_svg(self, state: State, seat: int | None = None) -> str:
+        from simcli.games.ex_libris.svg import render_svg
+
+        return render_svg(state)  # type: ignore[arg-type]
+
     # ------------------------------------------------------------------ strategy support
 
     def evaluate(self, state: State, seat: int) -> float:
