@@ -12,6 +12,8 @@ import click
 
 # Literal copies (checked by a test) so that building the command needs no scipy import.
 FORMATS = ("text", "markdown", "json", "csv")
+#: What --format takes: the formats above, and html (simcli.report.api.PRINT_FORMATS).
+PRINT_FORMATS = (*FORMATS, "html")
 CI_METHODS = ("wilson", "wilsoncc", "exact")
 CORRECTIONS = ("bh", "by", "holm", "bonferroni", "none")
 
@@ -21,17 +23,17 @@ CORRECTIONS = ("bh", "by", "holm", "bonferroni", "none")
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(FORMATS),
+    type=click.Choice(PRINT_FORMATS),
     default="text",
     show_default=True,
-    help="What to print. summary.json and report.md are always written; csv also "
-    "writes summary.csv.",
+    help="What to print. summary.json, report.md and report.html are always written; "
+    "csv also writes summary.csv; html prints the path of report.html.",
 )
 @click.option(
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="Folder for summary.json, report.md and the plots "
+    help="Folder for summary.json, report.md, report.html and the plots "
     "[default: the run folder, or the folder of the log].",
 )
 @click.option("--plots/--no-plots", default=True, show_default=True, help="Draw the PNG plots.")
@@ -110,6 +112,7 @@ def report(
         source=str(src.log),
         validate=False,  # read_records checked every line
         think_time=think_of(src.folder),  # the run's timing.json (docs/running.md)
+        run_dir=src.folder,  # the games report.html lists get a viewer page
     )
     click.echo(report.text, nl=False)
     _check_asserts(src.run_info, report.summary, junit_path)

@@ -24,6 +24,10 @@ FILE_NAMES = {
     "csv": "summary.csv",
     "text": "report.txt",
 }
+#: The HTML report, written beside report.md (:mod:`simcli.report.html`).
+HTML_NAME = "report.html"
+#: Print formats besides :data:`simcli.report.render.FORMATS`: html prints the page's path.
+PRINT_FORMATS = (*FORMATS, "html")
 
 
 def build_summary(
@@ -109,26 +113,33 @@ def produce_report(
     max_pending: int = DEFAULT_MAX_PENDING,
     validate: bool = True,
     think_time: Sequence[Mapping[str, Any]] | None = None,
+    run_dir: str | Path | None = None,
 ) -> Report:
     """Compute the report from ``records`` (one pass) and write it into ``out_dir``.
 
-    Always writes ``summary.json`` and ``report.md``; ``formats`` may add ``"csv"``
+    Always writes ``summary.json``, ``report.md`` and ``report.html``; the games the page
+    lists get a viewer page (``out_dir/view/game-N.html``) when ``run_dir``, the run
+    folder the records come from, is given. ``formats`` may add ``"csv"``
     (``summary.csv``) and ``"text"`` (``report.txt``). With ``plots`` the PNG files are
     written too and linked from ``report.md``. Returns the summary and the report
-    rendered in ``print_format`` (text, markdown, json or csv) for printing.
+    rendered in ``print_format`` (text, markdown, json or csv; html: the page's path)
+    for printing.
     ``think_time``: one row per strategy (``strategy``, ``moves``, ``mean``, ``p95``,
     ``max``, seconds per move; a run's ``timing.json``), reported as they are.
 
     Raises :class:`~simcli.errors.RecordError` for bad records and
     :class:`~simcli.report.io.ReportError` when ``out_dir`` cannot be written.
     """
-    if print_format not in FORMATS:
+    if print_format not in PRINT_FORMATS:
         raise ValueError(f"unknown format {print_format!r}")
     unknown = set(formats) - set(FILE_NAMES)
     if unknown:
         raise ValueError(f"unknown report file format(s): {', '.join(sorted(unknown))}")
+    from simcli.report.picks import GamePicker
+
+    picker = GamePicker()
     summary = build_summary(
-        records,
+        picker.watch(records),
         run_info=run_info,
         source=source,
         ci_method=ci_method,
@@ -156,7 +167,23 @@ def produce_report(
     wanted = dict.fromkeys(["json", "markdown", *formats])
     for fmt in wanted:
         _write(out / FILE_NAMES[fmt], render(summary, fmt))
+    page = write_html(summary, picker, out, Path(run_dir) if run_dir is not None else None)
+    if print_format == "html":
+        return Report(summary, f"{page}\n")
     return Report(summary, render(summary, print_format, detail=print_format != "text"))
+
+
+def write_html(summary: Summary, picker: Any, out: Path, run_dir: Path | None) -> Path:
+    """Write ``report.html`` into ``out`` with its games to look at (each with a viewer
+    page when ``run_dir`` is known); return its path."""
+    from simcli.report.html import build_html, read_balance
+    from simcli.report.views import write_views
+
+    picks = picker.lists(summary)
+    write_views(picks, run_dir, out)
+    path = out / HTML_NAME
+    _write(path, build_html(summary, picks, balance=read_balance(out)))
+    return path
 
 
 def make_plots_safe(summary: Summary, out: Path) -> list[PlotFile]:
@@ -188,9 +215,10 @@ def report_run_folder(
     plots: bool = True,
     think_time: Sequence[Mapping[str, Any]] | None = None,
 ) -> Report:
-    """Write ``summary.json``, ``report.md`` (and plots) for the run in ``out_dir`` from its
-    ``games.jsonl`` and ``run.json``; return it (summary and compact text). Used at the end of
-    ``simcli run`` (also after an interruption: the report then covers the games played)."""
+    """Write ``summary.json``, ``report.md``, ``report.html`` (and plots) for the run in
+    ``out_dir`` from its ``games.jsonl`` and ``run.json``; return it (summary and compact
+    text). Used at the end of ``simcli run`` (also after an interruption: the report then
+    covers the games played)."""
     from simcli.run_info import read_run_info
     from simcli.tournament.gamelog import read_records
 
@@ -203,4 +231,5 @@ def report_run_folder(
         validate=False,
         source=str(out / "games.jsonl"),
         think_time=think_time,
+        run_dir=out,
     )

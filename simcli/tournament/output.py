@@ -18,6 +18,8 @@ RUN_FILES = (
     "run.log",
     "summary.json",
     "report.md",
+    "report.html",
+    "view",
     "plots",
     "gate.json",
     "summary.csv",
