@@ -201,6 +201,38 @@ def test_same_games_and_balance_for_one_and_two_workers(tmp_path) -> None:
 
 
 @pytest.mark.slow
+def test_a_balance_on_a_dask_cluster_gives_the_local_games_and_answer(
+    tmp_path, dask_cluster
+) -> None:
+    """Every segment (rungs, skill check, probes, confirmation) goes to the cluster and
+    comes back as the local pool plays it, byte for byte."""
+    config = duel_config(
+        tmp_path,
+        "  ladder: [random, greedy]\n  precision: 0.1\n  skill_check: true\n"
+        "  skill_games: 10\n  tune: {option: komi, low: -20, high: 5, probe_games: 40,"
+        " max_games: 160}\n",
+    )
+    local = run_balance(config, tmp_path / "local", "--workers", "2", "--no-plots")
+    remote = run_balance(
+        config,
+        tmp_path / "dask",
+        "--executor",
+        "dask",
+        "--scheduler",
+        dask_cluster,
+        "--no-plots",
+    )
+    assert strip_seconds(local) == strip_seconds(remote)
+    assert remote["tune"]["probes"]  # the tuner ran on the cluster too
+    logs = [(tmp_path / d / "games.jsonl").read_bytes() for d in ("local", "dask")]
+    assert logs[0] == logs[1]
+    parts = sorted((tmp_path / "dask" / "parts").iterdir())
+    assert parts and all(
+        json.loads((p / "run.json").read_text())["timings"]["executor"] == "dask" for p in parts
+    )
+
+
+@pytest.mark.slow
 def test_resume_after_an_interrupt_gives_the_same_games(tmp_path) -> None:
     config = write(
         tmp_path,
