@@ -266,3 +266,55 @@ def test_size_stays_bounded_on_a_large_summary(tmp_path):
     produce_report(iter(recs), tmp_path, plots=False)
     size = (tmp_path / "report.html").stat().st_size
     assert size < 1_000_000, size
+
+
+def _rung(name: str, wins: list[int]) -> dict:
+    from simcli.stats.intervals import wilson_interval
+
+    n = sum(wins)
+    shares = []
+    for seat, k in enumerate(wins):
+        low, high = wilson_interval(k, n)
+        shares.append({"seat": seat, "wins": k, "share": k / n, "low": low, "high": high})
+    return {
+        "label": f"rung {name}",
+        "strategy": name,
+        "games": n,
+        "decisive": n,
+        "draws": 0,
+        "stopped_by": "precision",
+        "seat_share": shares,
+        "headline": {"test": "exact binomial", "p": 0.01, "n": n},
+        "metrics": {"completion": 1.0, "draws": 0.0, "timeouts": 0.0, "balance": 0.9},
+    }
+
+
+def test_a_balance_folder_shows_its_skill_curve(tmp_path):
+    from simcli.balancing.report import write_balance_report
+
+    data = {
+        "game": "libraria",
+        "players": 2,
+        "precision": 0.03,
+        "rungs": [_rung("random", [52, 48]), _rung("greedy", [30, 70])],
+        "skill_checks": [],
+    }
+    (tmp_path / "balance.json").write_text(json.dumps(data))
+    write_balance_report(data, tmp_path, plots=False)
+    recs = two_player_round_robin({"A": 0.0, "B": -0.4}, 10, rng=np.random.default_rng(2))
+    produce_report(iter(recs), tmp_path, plots=False)
+    html = (tmp_path / "report.html").read_text()
+    page = parse(html)
+    assert "Balance by skill" in html and "favoured" in html
+    curve = [
+        (float(a["data-est"]), float(a["data-low"]), float(a["data-high"]))
+        for tag, a in page.elements
+        if tag == "g" and a.get("class") == "pt"
+    ]
+    for rung in data["rungs"]:
+        for s in rung["seat_share"]:
+            assert (s["share"], s["low"], s["high"]) in curve
+    assert any(
+        t[0] == ["rung", "games", "decisive", "seat 0 share", "seat 1 share", "test"]
+        for t in page.tables
+    )
