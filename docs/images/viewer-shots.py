@@ -25,6 +25,15 @@ def shoot(page_path: Path, out: Path, ply: int, seat: int | None, width: int) ->
         page.wait_for_selector("body[data-ready='1']")
         page.screenshot(path=str(out), full_page=False)
         browser.close()
+    small(out)
+
+
+def small(out: Path) -> None:
+    """Keep the docs light: 64 colours are plenty for a board picture."""
+    from PIL import Image
+
+    with Image.open(out) as image:
+        image.convert("RGB").quantize(colors=64).save(out, optimize=True)
 
 
 def main() -> None:
