@@ -1,6 +1,14 @@
 """Engine and search speed of this checkout against an earlier commit, interleaved.
 
     python benchmarks/bench_engines.py [--base REV] [--rounds R] [--quick]
+    python benchmarks/bench_engines.py --paths [--rounds R] [--quick]
+
+With ``--paths`` the two sides are this checkout's pure Python path (``SIMCLI_PURE=1``)
+and its compiled path (the extensions ``pip install -e .`` builds), and the plain C loop
+of Libraria (``benchmarks/c/libraria_playout.c``, built with ``gcc -O2`` on first use
+into a cache folder) runs right after each Libraria engine loop: it plays the same games
+draw for draw (Python's Mersenne Twister, the same shuffle and choices), checked once by
+the sum of the games' results, and ``engine loop / C loop`` is printed for both paths.
 
 The earlier commit (default: the merge base with ``main``) is checked out into a
 temporary ``git worktree``; each side is measured in its own subprocess with
@@ -139,6 +147,61 @@ def tight_libraria(games: int) -> float:
     return games / (time.perf_counter() - start)
 
 
+def libraria_checksum(games: int) -> int:
+    """What the C loop prints as its checksum, from the engine loop's games (seed 1)."""
+    import random
+
+    from simcli.games import get_game
+
+    game = get_game("libraria")
+    options = game.resolve_options({})
+    rng = random.Random(1)
+    total = 0
+    for _ in range(games):
+        state = game.new_state(2, options, game.sample_setup(2, options, rng))
+        while state.current_player != -2:
+            state.apply_trusted(state.random_legal_move(rng._randbelow))
+        a, b = state.outcome().scores
+        total += a - b + (1000 if a > b else 0)
+    return total
+
+
+def active_path() -> str:
+    """Which path this process runs: "compiled" or "pure" (a checkout from before the
+    compiled path has no ``simcli.native``: pure)."""
+    try:
+        from simcli.native import active_path as path
+    except ImportError:
+        return "pure"
+    return path()
+
+
+C_SOURCE = Path(__file__).resolve().parent / "c" / "libraria_playout.c"
+
+
+def c_binary() -> Path:
+    """The C loop, built with ``gcc -O2`` into the cache folder on first use (one binary
+    per version of the source)."""
+    import hashlib
+
+    digest = hashlib.sha256(C_SOURCE.read_bytes()).hexdigest()[:12]
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "simcli-bench"
+    binary = cache / f"libraria_playout-{digest}"
+    if not binary.exists():
+        cache.mkdir(parents=True, exist_ok=True)
+        cc = os.environ.get("CC", "gcc")
+        subprocess.run([cc, "-O2", "-o", str(binary), str(C_SOURCE)], check=True)
+    return binary
+
+
+def c_loop(games: int) -> tuple[float, int]:
+    """Games per second of the C loop (seed 1) and its checksum."""
+    out = subprocess.run(
+        [str(c_binary()), str(games), "1"], check=True, capture_output=True, text=True
+    ).stdout.split()
+    return games / float(out[0]), int(out[1])
+
+
 def measurements(scale: float, only: list[str] | None = None) -> list[tuple[str, str, tuple]]:
     """(key, function name, arguments) of every measurement, in the order they run."""
     out = []
@@ -156,7 +219,13 @@ def measurements(scale: float, only: list[str] | None = None) -> list[tuple[str,
 def serve() -> None:
     """Worker: read one ``[function name, arguments]`` JSON line at a time, answer the
     rate on one line."""
-    functions = {"engine_rate": engine_rate, "search_rate": search_rate, "tight": tight_libraria}
+    functions = {
+        "engine_rate": engine_rate,
+        "search_rate": search_rate,
+        "tight": tight_libraria,
+        "checksum": libraria_checksum,
+        "path": active_path,
+    }
     for line in sys.stdin:
         name, arguments = json.loads(line)
         print(json.dumps(functions[name](*arguments)), flush=True)
@@ -168,8 +237,11 @@ def serve() -> None:
 class Worker:
     """A measuring subprocess with ``tree`` (a checkout) first on its import path."""
 
-    def __init__(self, tree: Path):
+    def __init__(self, tree: Path, pure: bool = False):
         env = dict(os.environ, PYTHONPATH=str(tree))
+        env.pop("SIMCLI_PURE", None)
+        if pure:
+            env["SIMCLI_PURE"] = "1"
         self.proc = subprocess.Popen(
             [sys.executable, str(Path(__file__).resolve()), "--serve"],
             env=env,
@@ -183,7 +255,7 @@ class Worker:
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self.proc.stdin.write(json.dumps([name, list(arguments)]) + "\n")
         self.proc.stdin.flush()
-        return float(json.loads(self.proc.stdout.readline()))
+        return json.loads(self.proc.stdout.readline())
 
     def close(self) -> None:
         assert self.proc.stdin is not None
@@ -195,10 +267,90 @@ def spread(values: list[float]) -> str:
     return f"{statistics.median(values):5.2f} [{min(values):.2f}, {max(values):.2f}]"
 
 
+def interleave(
+    old: Worker, new: Worker, plan: list, rounds: int, c_games: int
+) -> tuple[dict[str, list[float]], dict[str, list[float]], dict[str, list[float]]]:
+    """Every measurement on ``old`` and then on ``new``, back to back, ``rounds`` times
+    after a warm-up; after each Libraria engine loop the tight loop on ``new`` and, when
+    ``c_games``, the C loop. Returns (old's rates, new's rates, extra rates by name)."""
+    before: dict[str, list[float]] = {key: [] for key, _, _ in plan}
+    after: dict[str, list[float]] = {key: [] for key, _, _ in plan}
+    extra: dict[str, list[float]] = {"tight": [], "c": []}
+    for _key, name, arguments in plan:  # warm-up: imports, component files
+        old.rate(name, arguments)
+        new.rate(name, arguments)
+    for _ in range(rounds):
+        for key, name, arguments in plan:
+            before[key].append(old.rate(name, arguments))
+            after[key].append(new.rate(name, arguments))
+            if key == "libraria/engine":
+                extra["tight"].append(new.rate("tight", (GAMES[0][2],)))
+                if c_games:
+                    extra["c"].append(c_loop(c_games)[0])
+    return before, after, extra
+
+
+def report(
+    title: str, plan: list, before: dict, after: dict, extra: dict, labels: tuple[str, str]
+) -> None:
+    print(title)
+    for key, _, _ in plan:
+        unit = "games/s" if key.endswith(("engine", "validated")) else "iterations/s"
+        ratios = [a / b for a, b in zip(after[key], before[key], strict=True)]
+        print(
+            f"  {key:24} {max(before[key]):9.0f} -> {max(after[key]):9.0f} {unit:13} "
+            f"x{spread(ratios)}"
+        )
+    if extra["tight"]:
+        vs_tight = [a / t for a, t in zip(after["libraria/engine"], extra["tight"], strict=True)]
+        print(
+            f"  libraria/tight           {max(extra['tight']):9.0f} games/s   "
+            f"engine loop ({labels[1]}) / tight loop {spread(vs_tight)}"
+        )
+    if extra["c"]:
+        print(f"  libraria/C loop          {max(extra['c']):9.0f} games/s")
+        for label, rates in zip(labels, (before, after), strict=True):
+            vs_c = [a / c for a, c in zip(rates["libraria/engine"], extra["c"], strict=True)]
+            print(f"    engine loop ({label}) / C loop  {spread(vs_c)}")
+
+
+def paths(args: argparse.Namespace, plan: list) -> None:
+    """The pure path against the compiled one, and Libraria's engine against C."""
+    c_games = 100_000 if args.quick else 500_000
+    pure, compiled = Worker(ROOT, pure=True), Worker(ROOT)
+    try:
+        sides = (pure.rate("path", ()), compiled.rate("path", ()))
+        if sides != ("pure", "compiled"):
+            print(f"note: the two sides run the {sides[0]} and the {sides[1]} path")
+        if any(key.startswith("libraria/") for key, _, _ in plan):
+            checks = c_loop(2000)[1], compiled.rate("checksum", (2000,))
+            print(f"C loop plays the engine's games: {'yes' if checks[0] == checks[1] else 'NO'}")
+        else:
+            c_games = 0
+        before, after, extra = interleave(pure, compiled, plan, args.rounds, c_games)
+    finally:
+        pure.close()
+        compiled.close()
+    report(
+        f"pure vs compiled path, {args.rounds} rounds, each measurement on both back to "
+        "back (best rate of each; speed-up: median of the rounds' ratios [min, max])",
+        plan,
+        before,
+        after,
+        extra,
+        ("pure", "compiled"),
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument(
         "--base", default=None, help="earlier commit (default: the merge base with main)"
+    )
+    parser.add_argument(
+        "--paths",
+        action="store_true",
+        help="this checkout's pure path against its compiled path, and Libraria against C",
     )
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--quick", action="store_true", help="a fifth of the work per round")
@@ -207,6 +359,10 @@ def main() -> None:
     args = parser.parse_args()
     if args.serve:
         serve()
+        return
+    plan = measurements(0.2 if args.quick else 1.0, args.game)
+    if args.paths:
+        paths(args, plan)
         return
     base = (
         args.base
@@ -218,11 +374,6 @@ def main() -> None:
             text=True,
         ).stdout.strip()
     )
-    plan = measurements(0.2 if args.quick else 1.0, args.game)
-    tight_games = GAMES[0][2]
-    before: dict[str, list[float]] = {key: [] for key, _, _ in plan}
-    after: dict[str, list[float]] = {key: [] for key, _, _ in plan}
-    tight: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
         tree = Path(tmp) / "base"
         subprocess.run(
@@ -231,41 +382,24 @@ def main() -> None:
             check=True,
             capture_output=True,
         )
-        old, new = Worker(tree), Worker(ROOT)
+        old, new = Worker(tree, pure=True), Worker(ROOT)
         try:
-            for _key, name, arguments in plan:  # warm-up: imports, component files
-                old.rate(name, arguments)
-                new.rate(name, arguments)
-            for _ in range(args.rounds):
-                for key, name, arguments in plan:  # base and head back to back
-                    before[key].append(old.rate(name, arguments))
-                    after[key].append(new.rate(name, arguments))
-                    if key == "libraria/engine":
-                        tight.append(new.rate("tight", (tight_games,)))
+            before, after, extra = interleave(old, new, plan, args.rounds, 0)
         finally:
             old.close()
             new.close()
             subprocess.run(
                 ["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT, check=False
             )
-    print(
+    report(
         f"base {base[:12]} vs head, {args.rounds} rounds, each measurement of the base and "
         "the head back to back (best rate of each; speed-up: median of the rounds' "
-        "ratios [min, max])"
-    )
-    for key, _, _ in plan:
-        unit = "games/s" if key.endswith(("engine", "validated")) else "iterations/s"
-        ratios = [a / b for a, b in zip(after[key], before[key], strict=True)]
-        print(
-            f"  {key:24} {max(before[key]):9.0f} -> {max(after[key]):9.0f} {unit:13} "
-            f"x{spread(ratios)}"
-        )
-    if not tight:
-        return
-    vs_tight = [a / t for a, t in zip(after["libraria/engine"], tight, strict=True)]
-    print(
-        f"  libraria/tight           {max(tight):9.0f} games/s   "
-        f"engine loop / tight loop {spread(vs_tight)}"
+        "ratios [min, max])",
+        plan,
+        before,
+        after,
+        extra,
+        ("base", "head"),
     )
 
 
