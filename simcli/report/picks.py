@@ -66,6 +66,10 @@ def _message(rec: dict) -> str:
     return msg if len(msg) <= MESSAGE else msg[: MESSAGE - 3] + "..."
 
 
+def _desc(rec: dict) -> str:
+    return f"{_players(rec)}: {_scores(rec)}"
+
+
 def group_id(rec: dict) -> str:
     """The summary's group id of a record (``Group.id``: variant and seats)."""
     return f"{rec.get('variant') or 'all'}-{len(rec['seats'])}p"
@@ -85,17 +89,17 @@ class _Capped:
 @dataclass
 class _Pair:
     count: int = 0
-    games: list[tuple[int, str, dict]] = field(default_factory=list)
+    games: list[dict] = field(default_factory=list)
 
 
 class GamePicker:
     """Pass the records through :meth:`watch`; read :meth:`lists` after the summary."""
 
     def __init__(self) -> None:
-        # heaps of (key, -index, seq, text, record): min-heaps, so the largest keys stay
-        self._margin: list[tuple[float, int, int, str, dict]] = []
-        self._short: list[tuple[int, int, int, str, dict]] = []  # key: -length
-        self._long: list[tuple[int, int, int, str, dict]] = []
+        # heaps of (key, -index, seq, record): min-heaps, so the largest keys stay
+        self._margin: list[tuple[float, int, int, dict]] = []
+        self._short: list[tuple[int, int, int, dict]] = []  # key: -length
+        self._long: list[tuple[int, int, int, dict]] = []
         self._seq = 0
         self._lengths: set[int] = set()
         self._terms = {k: _Capped() for k in ("forfeit", "error", "move_limit")}
@@ -110,7 +114,6 @@ class GamePicker:
         index = int(rec["index"])
         self._seq += 1
         term = rec.get("termination")
-        desc = f"{_players(rec)}: {_scores(rec)}"
         if term == "forfeit":
             seat = R.forfeit_seat(rec)
             who = f"{rec['seats'][seat]} (seat {seat})" if seat is not None else "a seat"
@@ -122,24 +125,28 @@ class GamePicker:
             return
         length = R.game_length(rec.get("moves"))
         if term == "move_limit":
-            text = f"{desc}, {length} player moves"
+            text = f"{_desc(rec)}, {length} player moves"
             self._terms["move_limit"].add(Pick(index, text, record=rec))
         if length is not None and len(self._lengths) < 3:
             self._lengths.add(length)
         if length is not None:
-            _keep(self._short, (-length, -index, self._seq, desc, rec), TOP)
-            _keep(self._long, (length, -index, self._seq, desc, rec), TOP)
+            _keep(self._short, (-length, -index, self._seq, rec), TOP)
+            _keep(self._long, (length, -index, self._seq, rec), TOP)
         margin = R.margin(rec.get("scores"))
         if margin is not None:
-            _keep(self._margin, (margin, -index, self._seq, desc, rec), TOP)
-        winners = rec.get("winners") or []
-        if len(winners) == 1 and len(rec["seats"]) > 1:
-            winner = rec["seats"][winners[0]]
-            for loser in set(rec["seats"]) - {winner}:
-                pair = self._pairs.setdefault((group_id(rec), winner, loser), _Pair())
+            _keep(self._margin, (margin, -index, self._seq, rec), TOP)
+        winners, seats = rec.get("winners") or [], rec["seats"]
+        if len(winners) == 1 and len(seats) > 1:
+            winner, gid = seats[winners[0]], group_id(rec)
+            for loser in dict.fromkeys(seats):
+                if loser == winner:
+                    continue
+                pair = self._pairs.get((gid, winner, loser))
+                if pair is None:
+                    pair = self._pairs[gid, winner, loser] = _Pair()
                 pair.count += 1
                 if len(pair.games) < PER_PAIR:
-                    pair.games.append((index, desc, rec))
+                    pair.games.append(rec)
 
     def lists(self, summary: Summary) -> list[PickList]:
         """The lists to show (empty kinds left out), upsets ranked by the summary's
@@ -179,13 +186,13 @@ class GamePicker:
         ranked.sort(key=lambda t: (-t[0], t[1], t[2]))
         picks: list[Pick] = []
         for gap, winner, loser, pair in ranked:
-            for index, desc, rec in pair.games:
+            for rec in pair.games:
                 if len(picks) < TOP:
                     text = (
                         f"{winner} beat {loser}, rated {gap:.0f} model Elo higher "
-                        f"({pair.count} such game{'s' if pair.count != 1 else ''}); {desc}"
+                        f"({pair.count} such game{'s' if pair.count != 1 else ''}); {_desc(rec)}"
                     )
-                    picks.append(Pick(index, text, record=rec))
+                    picks.append(Pick(int(rec["index"]), text, record=rec))
         return picks
 
 
@@ -195,8 +202,8 @@ def _ranked(heap: list[tuple]) -> list[tuple]:
 
 
 def _pick(entry: tuple, what: str) -> Pick:
-    _, neg_index, _, desc, rec = entry
-    return Pick(-neg_index, f"{what}; {desc}", record=rec)
+    rec = entry[-1]
+    return Pick(int(rec["index"]), f"{what}; {_desc(rec)}", record=rec)
 
 
 def _keep(heap: list, item: tuple, size: int) -> None:
