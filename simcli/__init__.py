@@ -10,7 +10,10 @@ from __future__ import annotations
 from os import PathLike
 from typing import TYPE_CHECKING, Any
 
+from simcli.native import select as _select_engines
 from simcli.version import __version__
+
+_select_engines()  # SIMCLI_PURE=1, or a source edited since the build: its .py
 
 if TYPE_CHECKING:
     from simcli.app.balance import BalanceOutcome

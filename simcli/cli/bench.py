@@ -42,7 +42,11 @@ def bench(games, game_ids, repeats, dask, isolation) -> None:
     from simcli.bench import bench_game, bench_isolation
     from simcli.games import game_ids as all_games
     from simcli.games import get_game
+    from simcli.native import active_path, notice
 
+    click.echo(f"engines: {active_path()}")  # compiled or pure Python (docs/running.md)
+    if line := notice():
+        click.echo(line)
     for game_id in game_ids or all_games():
         get_game(game_id)  # unknown ids fail here, before any measurement
         row = bench_game(game_id, games, dask=dask, repeats=repeats)

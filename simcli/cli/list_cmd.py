@@ -20,6 +20,10 @@ def list_cmd(what) -> None:
     simcli list games            only the games and their options
     simcli list strategies       only the strategies and their params
     """
+    from simcli.native import notice
+
+    if line := notice():  # the engines run pure Python, and why
+        click.echo(line, err=True)
     if what in ("games", "all"):
         _games()
     if what == "all":

@@ -72,7 +72,9 @@ class RunResult:
 
 
 def versions() -> dict[str, str]:
-    return {"simcli": __version__, "python": platform.python_version()}
+    from simcli.native import active_path  # "compiled" or "pure" engines (docs/running.md)
+
+    return {"simcli": __version__, "python": platform.python_version(), "engines": active_path()}
 
 
 class _Stopper:

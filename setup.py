@@ -1,0 +1,89 @@
+"""The optional compiled engines (everything else is in pyproject.toml).
+
+With Cython and a C compiler the modules named in ``simcli/native.py`` (``COMPILED``)
+are compiled from their unchanged ``.py`` sources into extension modules; a module that
+fails to compile, or a machine without a compiler, leaves the pure Python path, which
+gives the same results. ``native_build.json`` records the source digest of every module
+built, so that an edited source runs as edited (see ``simcli/native.py``).
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+HERE = Path(__file__).resolve().parent
+
+
+def compiled_modules() -> list[str]:
+    """``COMPILED`` of simcli/native.py, read without importing simcli."""
+    tree = ast.parse((HERE / "simcli" / "native.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "COMPILED":
+            return list(ast.literal_eval(node.value))
+    return []
+
+
+def source(module: str) -> Path:
+    return Path(*module.split(".")).with_suffix(".py")
+
+
+def extensions() -> list:
+    try:
+        from Cython.Build import cythonize
+        from setuptools import Extension
+    except ImportError:
+        print("simcli: Cython is not installed: the pure Python engines only", file=sys.stderr)
+        return []
+    modules = [Extension(m, [str(source(m))]) for m in compiled_modules()]
+    try:
+        return cythonize(
+            modules,
+            build_dir="build/cython",
+            compiler_directives={"language_level": "3"},
+            quiet=True,
+        )
+    except Exception as exc:  # noqa: BLE001 - any failure leaves the pure path
+        print(f"simcli: Cython failed ({exc}): the pure Python engines only", file=sys.stderr)
+        return []
+
+
+class OptionalBuildExt(build_ext):
+    """build_ext that never fails the install: what does not compile stays pure Python."""
+
+    def run(self) -> None:
+        self.built: list[str] = []
+        try:
+            super().run()
+        except Exception as exc:  # noqa: BLE001 - no compiler, or a broken one
+            print(f"simcli: no compiled engines ({exc}): pure Python", file=sys.stderr)
+        self.write_build_file()
+
+    def build_extension(self, ext) -> None:
+        try:
+            super().build_extension(ext)
+        except Exception as exc:  # noqa: BLE001
+            print(f"simcli: {ext.name} not compiled ({exc}): pure Python", file=sys.stderr)
+            return
+        self.built.append(ext.name)
+
+    def write_build_file(self) -> None:
+        digests = {
+            m: hashlib.sha256((HERE / source(m)).read_bytes()).hexdigest() for m in self.built
+        }
+        text = json.dumps(digests, indent=1, sort_keys=True) + "\n"
+        folders = {Path(self.get_ext_fullpath("simcli.native_build")).parent}
+        if self.inplace or getattr(self, "editable_mode", False):
+            folders.add(HERE / "simcli")  # the extensions are copied beside the sources
+        for folder in folders:
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / "native_build.json").write_text(text, encoding="utf-8")
+
+
+setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})

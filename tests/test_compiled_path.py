@@ -1,0 +1,109 @@
+"""The compiled and the pure Python path of the engines (simcli/native.py, setup.py)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+import simcli.games
+from simcli import native
+
+PURE_CHECK = (
+    "import json, simcli.native as n, simcli.games.libraria as m; "
+    "print(json.dumps([n.in_use(), n.active_path(), m.__file__]))"
+)
+
+
+def _pure_env() -> dict[str, str]:
+    return dict(os.environ, SIMCLI_PURE="1")
+
+
+@pytest.mark.slow
+def test_simcli_pure_loads_every_module_from_its_source() -> None:
+    out = subprocess.run(
+        [sys.executable, "-c", PURE_CHECK],
+        env=_pure_env(),
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    in_use, path, libraria = json.loads(out)
+    assert set(in_use) == set(native.COMPILED)
+    assert not any(in_use.values())
+    assert path == "pure"
+    assert libraria.endswith("libraria.py")
+
+
+@pytest.mark.slow
+def test_simcli_list_says_when_the_engines_run_pure_python() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "simcli", "list", "games"],
+        env=_pure_env(),
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    assert result.stderr.strip() == ("note: the engines run pure Python (SIMCLI_PURE=1 is set)")
+    assert result.stdout.startswith("games:\n")
+
+
+def test_the_compiled_modules_are_the_ones_in_use_when_built() -> None:
+    if native.select().forced:
+        pytest.skip("SIMCLI_PURE=1 is set: the pure path is tested")
+    built = native._built()
+    if not built:
+        pytest.skip("no compiled engines built (pip install -e . with Cython and a C compiler)")
+    stale = native.select().stale
+    if stale:
+        pytest.skip(f"sources edited since the build ({', '.join(stale)}): pip install -e .")
+    in_use = native.in_use()
+    assert in_use == {name: name in built for name in native.COMPILED}
+    assert native.active_path() == (
+        "compiled" if len(built) == len(native.COMPILED) else ("partly compiled")
+    )
+    if native.active_path() == "compiled":
+        assert native.notice() is None
+
+
+def test_a_module_whose_source_changed_since_the_build_runs_from_its_source() -> None:
+    current = native.source_digest("simcli.games.libraria")
+    selection = native.Selection(False, {"simcli.games.libraria": "0" * 64})
+    assert selection.stale == ["simcli.games.libraria"]
+    assert "simcli.games.libraria" in selection.pure_modules
+    fresh = native.Selection(False, {"simcli.games.libraria": current})
+    assert fresh.current == ["simcli.games.libraria"] and not fresh.stale
+    assert "simcli.games.libraria" not in fresh.pure_modules
+    assert native.Selection(True, {"simcli.games.libraria": current}).pure_modules == set(
+        native.COMPILED
+    )
+
+
+def test_the_source_finder_passes_over_an_extension() -> None:
+    finder = native._SourceFinder({"simcli.games.libraria"})
+    spec = finder.find_spec("simcli.games.libraria", simcli.games.__path__)
+    assert spec is not None and spec.origin.endswith(os.path.join("games", "libraria.py"))
+    assert finder.find_spec("simcli.games.chance", simcli.games.__path__) is None
+
+
+def test_every_module_to_compile_has_its_source() -> None:
+    for name in native.COMPILED:
+        assert native.ROOT.joinpath(*name.split(".")).with_suffix(".py").is_file(), name
+
+
+@pytest.mark.slow
+def test_run_json_says_which_path_ran(tmp_path) -> None:
+    from simcli.configfile import load_config
+    from simcli.tournament.runner import run_tournament
+
+    config = tmp_path / "c.yaml"
+    config.write_text(
+        "game: libraria\nstrategies: [random]\nformat: self_play\ngames: 2\nseed: 1\nworkers: 0\n"
+    )
+    run_tournament(load_config(config), tmp_path / "out", force=True, quiet=True)
+    info = json.loads((tmp_path / "out" / "run.json").read_text())
+    assert info["versions"]["engines"] == native.active_path()
+    assert info["versions"]["engines"] in ("compiled", "pure", "partly compiled")
