@@ -37,8 +37,8 @@ def _limit(value: Limit, limits: Mapping[str, int]) -> int | None:
     return limits[value] if isinstance(value, str) else value
 
 
-class _Bad(Exception):
-    """A value that does not fit its kind: ``what`` it must be."""
+class Bad(Exception):
+    """Raised by :meth:`Kind.decode`: the value does not fit; ``what`` it must be."""
 
     def __init__(self, what: str) -> None:
         super().__init__(what)
@@ -52,6 +52,8 @@ class Kind:
     unknown: Any = UNKNOWN
     #: True when the value is immutable (copied by reference)
     scalar = True
+    #: True when the value is its own JSON (encoded as it is)
+    plain = True
 
     def copy(self, value: Any) -> Any:
         return value
@@ -62,8 +64,15 @@ class Kind:
     def mask(self, value: Any) -> Any:
         return self.unknown
 
+    # The fast forms, built once per declaration: ``None`` for "the value as it is".
+    def encoder(self) -> Callable[[Any], Any] | None:
+        return None if self.plain else self.encode
+
+    def copier(self) -> Callable[[Any], Any] | None:
+        return None if self.scalar else self.copy
+
     def decode(self, raw: Any, limits: Mapping[str, int], masked: bool) -> Any:
-        """The value of JSON ``raw`` (``masked``: the stand-in is allowed); :class:`_Bad`
+        """The value of JSON ``raw`` (``masked``: the stand-in is allowed); :class:`Bad`
         if it does not fit."""
         raise NotImplementedError
 
@@ -83,8 +92,8 @@ class Int(Kind):
         lo, hi = _limit(self.lo, limits), _limit(self.hi, limits)
         if type(raw) is not int or (lo is not None and raw < lo) or (hi is not None and raw >= hi):
             if lo is not None and hi is not None:
-                raise _Bad(f"an integer {lo}..{hi - 1}")
-            raise _Bad(f"an integer >= {lo}" if lo is not None else "an integer")
+                raise Bad(f"an integer {lo}..{hi - 1}")
+            raise Bad(f"an integer >= {lo}" if lo is not None else "an integer")
         return raw
 
 
@@ -92,7 +101,7 @@ class Int(Kind):
 class Bool(Kind):
     def decode(self, raw: Any, limits: Mapping[str, int], masked: bool) -> Any:
         if type(raw) is not bool:
-            raise _Bad("true or false")
+            raise Bad("true or false")
         return raw
 
 
@@ -104,7 +113,7 @@ class Choice(Kind):
 
     def decode(self, raw: Any, limits: Mapping[str, int], masked: bool) -> Any:
         if not any(raw == c and type(raw) is type(c) for c in self.choices):
-            raise _Bad(" or ".join(repr(c) for c in self.choices))
+            raise Bad(" or ".join(repr(c) for c in self.choices))
         return raw
 
 
@@ -115,6 +124,7 @@ class Maybe(Kind):
 
     kind: Kind = Int()
     none: Any = None
+    plain = False
 
     def encode(self, value: Any) -> Any:
         return None if value == self.none else self.kind.encode(value)
@@ -124,8 +134,8 @@ class Maybe(Kind):
             return self.none
         try:
             return self.kind.decode(raw, limits, masked)
-        except _Bad as bad:
-            raise _Bad(f"null or {bad.what}") from None
+        except Bad as bad:
+            raise Bad(f"null or {bad.what}") from None
 
 
 @dataclass(frozen=True)
@@ -138,6 +148,7 @@ class Seq(Kind):
     length: Limit = None
     ordered: bool = False
     frozen: bool = False
+    plain = False
 
     @property
     def scalar(self) -> bool:  # type: ignore[override]
@@ -152,24 +163,42 @@ class Seq(Kind):
         return tuple(copied) if self.frozen else copied
 
     def encode(self, value: Any) -> Any:
-        if self.item.scalar and type(self.item) is not Maybe:
+        if self.item.plain:
             return list(value)
         return [self.item.encode(x) for x in value]
 
     def mask(self, value: Any) -> Any:
-        masked = [self.item.mask(x) for x in value]
+        if self.item.plain:
+            unknown = self.item.unknown
+            masked = [unknown] * len(value)
+        else:
+            masked = [self.item.mask(x) for x in value]
         return tuple(masked) if self.frozen else masked
+
+    def encoder(self) -> Callable[[Any], Any] | None:
+        inner = self.item.encoder()
+        if inner is None:
+            return list
+        return lambda value: [inner(x) for x in value]
+
+    def copier(self) -> Callable[[Any], Any] | None:
+        inner = self.item.copier()
+        if inner is None:
+            return None if self.frozen else list
+        if self.frozen:
+            return lambda value: tuple([inner(x) for x in value])
+        return lambda value: [inner(x) for x in value]
 
     def decode(self, raw: Any, limits: Mapping[str, int], masked: bool) -> Any:
         n = _limit(self.length, limits)
         if type(raw) is not list or (n is not None and len(raw) != n):
-            raise _Bad(self.describe(limits))
+            raise Bad(self.describe(limits))
         try:
             values = [self.item.decode(x, limits, masked) for x in raw]
-        except _Bad:
-            raise _Bad(self.describe(limits)) from None
+        except Bad:
+            raise Bad(self.describe(limits)) from None
         if self.ordered and values != sorted(values):
-            raise _Bad(f"{self.describe(limits)} in ascending order")
+            raise Bad(f"{self.describe(limits)} in ascending order")
         return tuple(values) if self.frozen else values
 
     def describe(self, limits: Mapping[str, int]) -> str:
@@ -177,7 +206,7 @@ class Seq(Kind):
         count = f"{n} " if n is not None else ""
         try:
             self.item.decode(object(), limits, False)
-        except _Bad as bad:
+        except Bad as bad:
             return f"a list of {count}entries, each {bad.what}"
         return f"a list of {count}entries"  # pragma: no cover - every kind refuses object()
 
@@ -187,16 +216,20 @@ class Record(Kind):
     """A fixed list of scalars, one per kind in ``items``: a tuple in the state."""
 
     items: tuple[Kind, ...] = ()
+    plain = False
 
     def encode(self, value: Any) -> Any:
         return list(value)
+
+    def encoder(self) -> Callable[[Any], Any] | None:
+        return list
 
     def mask(self, value: Any) -> Any:
         return tuple(k.unknown for k in self.items)
 
     def decode(self, raw: Any, limits: Mapping[str, int], masked: bool) -> Any:
         if type(raw) is not list or len(raw) != len(self.items):
-            raise _Bad(f"a list of {len(self.items)} values")
+            raise Bad(f"a list of {len(self.items)} values")
         return tuple(k.decode(x, limits, masked) for k, x in zip(self.items, raw, strict=True))
 
 
@@ -206,7 +239,8 @@ class Field:
     ``kind``, who sees it (``hidden``: :data:`PUBLIC`, :data:`OWNER` or :data:`ALL`).
     ``optional``: the key is left out of the snapshot while the value is ``None``.
     ``maybe_unknown``: a view may show the stand-in here even where the field is public
-    (a value not dealt yet)."""
+    (a value not dealt yet). ``also``: more attributes that the one key holds together
+    with ``name`` (the kind then reads and writes the tuple of their values)."""
 
     name: str
     kind: Kind
@@ -214,6 +248,19 @@ class Field:
     key: str = ""
     optional: bool = False
     maybe_unknown: bool = False
+    also: tuple[str, ...] = ()
+
+    def get(self, state: Any) -> Any:
+        if self.also:
+            return tuple(getattr(state, name) for name in (self.name, *self.also))
+        return getattr(state, self.name)
+
+    def set(self, state: Any, value: Any) -> None:
+        if self.also:
+            for name, part in zip((self.name, *self.also), value, strict=True):
+                setattr(state, name, part)
+        else:
+            setattr(state, self.name, value)
 
     def __post_init__(self) -> None:
         if self.hidden not in (PUBLIC, OWNER, ALL):
@@ -224,7 +271,7 @@ class Field:
             object.__setattr__(self, "key", self.name)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class StateFields:
     """A state's declared fields, in snapshot order. ``viewer``: the field (if any) that
     names the seat a view belongs to (``None`` in a full state); ``label`` starts the
@@ -243,15 +290,24 @@ class StateFields:
             raise ValueError(f"StateFields: a key is declared twice in {keys}")
         if viewer is not None and viewer not in {f.name for f in self.fields}:
             raise ValueError(f"StateFields: the viewer field {viewer!r} is not declared")
+        #: the snapshot keys, in order
+        object.__setattr__(self, "keys", tuple(keys))
+        #: the fields hidden from some seat
+        object.__setattr__(self, "secret", tuple(f for f in self.fields if f.hidden != PUBLIC))
+        #: (field, encoder) per field, and (field, copier) per mutable field: built once
+        object.__setattr__(self, "encoders", tuple((f, f.kind.encoder()) for f in self.fields))
+        copiers = ((f, f.kind.copier()) for f in self.fields)
+        object.__setattr__(self, "copiers", tuple((f, c) for f, c in copiers if c is not None))
 
-    @property
-    def keys(self) -> tuple[str, ...]:
-        return tuple(f.key for f in self.fields)
+    keys: tuple[str, ...]
+    secret: tuple[Field, ...]
+    encoders: tuple[tuple[Field, Callable[[Any], Any] | None], ...]
+    copiers: tuple[tuple[Field, Callable[[Any], Any]], ...]
 
     @property
     def hides(self) -> bool:
         """True when some field is hidden from some seat."""
-        return any(f.hidden != PUBLIC for f in self.fields)
+        return bool(self.secret)
 
 
 # ---------------------------------------------------------------- derived methods
@@ -267,11 +323,11 @@ def fields_of(state: Any) -> StateFields:
 def snapshot(state: State) -> dict[str, Any]:
     """The snapshot the declaration gives: every field's JSON, in declaration order."""
     snap: dict[str, Any] = {}
-    for f in fields_of(state).fields:
-        value = getattr(state, f.name)
+    for f, encode in fields_of(state).encoders:
+        value = getattr(state, f.name) if not f.also else f.get(state)
         if value is None and f.optional:
             continue
-        snap[f.key] = f.kind.encode(value)
+        snap[f.key] = value if encode is None else encode(value)
     return snap
 
 
@@ -293,10 +349,10 @@ def clone(state: State) -> State:
     new = cls.__new__(cls)
     for name, value in _attributes(state).items():
         setattr(new, name, value)
-    for f in fields_of(state).fields:
-        value = getattr(state, f.name)
-        if value is not None and not f.kind.scalar:
-            setattr(new, f.name, f.kind.copy(value))
+    for f, copy in fields_of(state).copiers:
+        value = f.get(state)
+        if value is not None:
+            f.set(new, copy(value))
     hook = getattr(state, "cloned", None)
     if hook is not None:
         hook(new)
@@ -309,15 +365,14 @@ def view(state: State, seat: int, base: Callable[[], State] | None = None) -> St
     for what the declaration cannot say."""
     declared = fields_of(state)
     new = base() if base is not None else clone(state)
-    for f in declared.fields:
-        if f.hidden == PUBLIC:
-            continue
-        value = getattr(state, f.name)
+    for f in declared.secret:
+        value = f.get(new)  # the copy's: a seat's own entry stays its own
         if f.hidden == ALL:
-            setattr(new, f.name, f.kind.mask(value))
+            f.set(new, f.kind.mask(value))
         else:
             item = f.kind.item  # type: ignore[attr-defined]
-            shown = [v if s == seat else item.mask(v) for s, v in enumerate(value)]
+            mask = item.mask
+            shown = [v if s == seat else mask(v) for s, v in enumerate(value)]
             setattr(new, f.name, tuple(shown) if f.kind.frozen else shown)  # type: ignore[attr-defined]
     if declared.viewer is not None:
         setattr(new, declared.viewer, seat)
@@ -356,10 +411,10 @@ def load(
     for f in declared.fields:
         raw = snap.get(f.key)
         if raw is None and f.optional:
-            setattr(state, f.name, None)
+            f.set(state, None)
             continue
         masked = is_view and (f.hidden != PUBLIC or f.maybe_unknown)
-        setattr(state, f.name, _decode(f, raw, limits, masked, label))
+        f.set(state, _decode(f, raw, limits, masked, label))
     extras = getattr(cls, "extra_snapshot_keys", ())
     extra = [key for key in snap if key not in known and key not in extras]
     if extra:
@@ -389,7 +444,7 @@ def _blank(cls: type, game: Game, players: int, options: Mapping[str, Any]) -> A
 def _decode(f: Field, raw: Any, limits: Mapping[str, int], masked: bool, label: str) -> Any:
     try:
         return f.kind.decode(raw, limits, masked)
-    except _Bad as bad:
+    except Bad as bad:
         raise IllegalMoveError(
             f"{label}: '{f.key}' must be {bad.what}, got {_short(raw)}"
         ) from None
@@ -421,7 +476,7 @@ class DeclaredState(State):
         return clone(self)
 
     def view(self, seat: int) -> State:
-        return view(self, seat) if self.state_fields.hides else clone(self)
+        return view(self, seat, self.clone) if self.state_fields.hides else self.clone()
 
     def cloned(self, new: State) -> None:
         """Finish the copy ``new``: copy the mutable attributes that are not fields."""

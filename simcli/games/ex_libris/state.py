@@ -14,15 +14,33 @@ from __future__ import annotations
 import bisect
 import random
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from simcli import statefields
 from simcli.frozen import freeze
-from simcli.game import TERMINAL, IllegalMoveError, Outcome, State
+from simcli.game import TERMINAL, Game, IllegalMoveError, Outcome, State
 from simcli.games.chance import ChanceStreams
 from simcli.games.compensation import KOMI, with_komi
 from simcli.games.ex_libris import inspection, shelf
 from simcli.games.ex_libris.components import Components, Location
-from simcli.games.ex_libris.tasks import Chance, Task
+from simcli.games.ex_libris.tasks import REGISTRY, Chance, Task, TaskList
+from simcli.games.streamfield import Streams
+from simcli.statefields import (
+    ALL,
+    OWNER,
+    Bad,
+    Bool,
+    Choice,
+    DeclaredState,
+    Field,
+    Int,
+    Kind,
+    Maybe,
+    Record,
+    Seq,
+    StateFields,
+)
 
 if TYPE_CHECKING:
     from simcli.games.ex_libris.game import ExLibris
@@ -43,11 +61,107 @@ def trigger_for(options: Mapping[str, Any], players: int) -> int:
     return {2: 13, 3: 12, 4: 11}[players]  # option "auto"
 
 
-class ExLibrisState(State):
+@dataclass(frozen=True)
+class Shelves(Kind):
+    """Every seat's shelf (``shelves``, position -> card) with its face-down positions
+    (``down``), as per seat a list of ``[row, column, card, face down 0/1]`` in reading
+    order."""
+
+    scalar = False
+    plain = False
+
+    def copy(self, value: Any) -> Any:
+        cells, down = value
+        return [c.copy() for c in cells], [d.copy() for d in down]
+
+    def encode(self, value: Any) -> Any:
+        return [
+            [[r, c, card, int((r, c) in down)] for (r, c), card in sorted(cells.items())]
+            for cells, down in zip(*value, strict=True)
+        ]
+
+    def decode(self, raw: Any, limits: Mapping[str, int], masked: bool) -> Any:
+        what = "per seat a list of [row, column, card, face down 0/1]"
+        if type(raw) is not list or len(raw) != limits["players"]:
+            raise Bad(what)
+        cells_of, down_of = [], []
+        for one in raw:
+            if type(one) is not list or not all(
+                type(x) is list
+                and len(x) == 4
+                and all(type(v) is int for v in x)
+                and 0 <= x[2] < limits["books"]
+                and x[3] in (0, 1)
+                for x in one
+            ):
+                raise Bad(what)
+            cells, down = shelf.canonical(
+                {(r, c): card for r, c, card, _ in one}, {(r, c) for r, c, _, d in one if d}
+            )
+            cells_of.append(cells)
+            down_of.append(down)
+        return cells_of, down_of
+
+
+CARD = Int(0, "books")
+CARDS = Seq(CARD)
+TILES = Seq(Int(0, "tiles"))
+
+
+def _seats(kind: Kind) -> Seq:
+    """One ``kind`` per seat."""
+    return Seq(kind, length="players")
+
+
+def _chance_kinds() -> frozenset[str]:
+    """The names of the chance events (the chance streams' kinds)."""
+    return frozenset(name for name, cls in REGISTRY.items() if issubclass(cls, Chance))
+
+
+class ExLibrisState(DeclaredState):
     """A full position (or, with ``viewer`` set, what one seat knows: unknown cards,
-    tiles and focus cards are -1)."""
+    tiles and focus cards are -1). The snapshot, the view and the snapshot checks come
+    from ``state_fields``; the clone is written by hand (search copies states often) and
+    proven equal by check-game."""
 
     game: ExLibris
+
+    state_fields = StateFields(
+        Field("round", Int(0)),
+        Field("first", Int(0, "players")),
+        Field("turn", Int(0, "players")),
+        Field("deck", CARDS, hidden=ALL),  # top = last
+        Field("discard", CARDS),  # top = last
+        # a view of the advanced game's library choice (round 0) shows no hand card yet
+        Field("hands", _seats(Seq(CARD, ordered=True)), hidden=OWNER, maybe_unknown=True),
+        Field("shelves", Shelves(), also=("down",)),
+        Field("entombed", _seats(CARDS)),
+        Field("focus", _seats(Int(0, "categories")), hidden=OWNER),
+        Field("prominent", Int(0, "categories"), maybe_unknown=True),  # dealt after round 0
+        Field("banned", Int(0, "categories"), maybe_unknown=True),
+        Field("libraries", _seats(Int(-1, "libraries"))),  # -1 until chosen
+        Field("offered", _seats(Seq(Int(0, "libraries"))), hidden=OWNER),
+        Field("stack", TILES, hidden=ALL),  # location tiles, top = last
+        Field("loc_discard", TILES),
+        Field("permanent", TILES),
+        Field("current", TILES),
+        Field("area", Seq(CARDS, length="tiles")),
+        # occupants per tile, in space order: (seat, special 0/1, bid)
+        Field("occupants", Seq(Seq(Record((Int(0, "players"), Int(0, 2), Int()))), length="tiles")),
+        Field("home", _seats(Seq(Int(0, 2)))),  # special 0/1 per space
+        Field("standard", _seats(Int(0, STANDARD_BEGINNER + 1))),
+        Field("special", _seats(Int(0, 2))),
+        Field("taken", CARDS),  # cards received by the effect being carried out
+        Field("final_round", Bool()),
+        Field("termination", Choice(("normal", "move_limit"))),
+        Field("tasks", TaskList()),
+        Field("viewer", Maybe(Int(0, "players"))),
+        Field("chance", Streams(_chance_kinds, "ex_libris snapshot"), hidden=ALL),
+        viewer="viewer",
+        label="ex_libris snapshot",
+    )
+    #: a view of a scored game also holds the score sheets (see :meth:`snapshot`)
+    extra_snapshot_keys = ("inspection",)
 
     def __init__(self, game: ExLibris, players: int, options: Mapping[str, Any], comps: Components):
         self.game = game
@@ -286,42 +400,11 @@ class ExLibrisState(State):
     # ------------------------------------------------------------------ copies
 
     def snapshot(self) -> dict[str, Any]:
-        """The position as JSON. The view of a scored game also holds ``inspection``, the
-        score sheets (computed with the focus cards the view hides), so that a view
-        rebuilt from its snapshot has the same outcome; a full state recomputes them."""
-        snap = {
-            "round": self.round,
-            "first": self.first,
-            "turn": self.turn,
-            "deck": list(self.deck),
-            "discard": list(self.discard),
-            "hands": [list(h) for h in self.hands],
-            "shelves": [
-                [[r, c, card, int((r, c) in down)] for (r, c), card in sorted(cells.items())]
-                for cells, down in zip(self.shelves, self.down, strict=True)
-            ],
-            "entombed": [list(e) for e in self.entombed],
-            "focus": list(self.focus),
-            "prominent": self.prominent,
-            "banned": self.banned,
-            "libraries": list(self.libraries),
-            "offered": [list(o) for o in self.offered],
-            "stack": list(self.stack),
-            "loc_discard": list(self.loc_discard),
-            "permanent": list(self.permanent),
-            "current": list(self.current),
-            "area": [list(a) for a in self.area],
-            "occupants": [[list(o) for o in occ] for occ in self.occupants],
-            "home": [list(h) for h in self.home],
-            "standard": list(self.standard),
-            "special": list(self.special),
-            "taken": list(self.taken),
-            "final_round": self.final_round,
-            "termination": self.termination,
-            "tasks": [t.to_json() for t in self.tasks],
-            "viewer": self.viewer,
-            "chance": self.chance.snapshot(),
-        }
+        """The position as JSON: the declared fields. The view of a scored game also
+        holds ``inspection``, the score sheets (computed with the focus cards the view
+        hides), so that a view rebuilt from its snapshot has the same outcome; a full
+        state recomputes them."""
+        snap = statefields.snapshot(self)
         if self.viewer is not None and self.sheets is not None:
             snap["inspection"] = [sheet.to_json() for sheet in self.sheets]
         return snap
@@ -352,28 +435,19 @@ class ExLibrisState(State):
         new.chance = self.chance.copy()
         return new
 
-    def view(self, seat: int) -> ExLibrisState:
+    def viewed(self, new: State, seat: int) -> None:
         """What ``seat`` knows: its own hand and focus, every shelf, the board, the public
         discard piles, the sizes of other hands, the deck and the location stack (and
-        once the game is scored, the public score sheets: see :meth:`snapshot`). Shelves
-        are in reading order, as in the snapshot, so that a view rebuilt from it is the
-        same object to a strategy down to the order it iterates a shelf in. During the
-        library choice (round 0): its own two offered tiles and the libraries already
-        chosen, but no category card and no hand card."""
-        new = self.clone()
-        new.viewer = seat
-        new.chance = self.chance.hidden()
+        once the game is scored, the public score sheets: see :meth:`snapshot`); the
+        declared fields hide the rest. Shelves are in reading order, as in the snapshot,
+        so that a view rebuilt from it is the same object to a strategy down to the order
+        it iterates a shelf in. During the library choice (round 0): its own two offered
+        tiles and the libraries already chosen, but no category card and no hand card."""
+        assert isinstance(new, ExLibrisState)
         for other in range(self.players):
             new.shelves[other], new.down[other] = shelf.canonical(
                 self.shelves[other], self.down[other]
             )
-        new.deck = [UNKNOWN] * len(self.deck)
-        new.stack = [UNKNOWN] * len(self.stack)
-        for other in range(self.players):
-            if other != seat:
-                new.hands[other] = [UNKNOWN] * len(self.hands[other])
-                new.focus[other] = UNKNOWN
-                new.offered[other] = [UNKNOWN] * len(self.offered[other])
         if self.round == 0:
             # The advanced game's library choice is setup step 4; the category cards and
             # the hands are dealt later (steps 6-8), so nobody has seen them yet. The
@@ -381,12 +455,55 @@ class ExLibrisState(State):
             new.prominent = new.banned = UNKNOWN
             new.focus = [UNKNOWN] * self.players
             new.hands = [[UNKNOWN] * len(hand) for hand in self.hands]
-        return new
+
+    # ------------------------------------------------------------------ from a snapshot
+
+    @classmethod
+    def empty(cls, game: Game, players: int, options: Mapping[str, Any]) -> ExLibrisState:
+        return cls(game, players, options, game.components(options))  # type: ignore[arg-type, attr-defined]
+
+    @classmethod
+    def field_limits(cls, game: Game, players: int, options: Mapping[str, Any]) -> dict[str, int]:
+        comps: Components = game.components(options)  # type: ignore[attr-defined]
+        return {
+            "players": players,
+            "books": len(comps.books),
+            "tiles": len(comps.locations),
+            "libraries": len(comps.libraries),
+            "categories": len(comps.categories),
+        }
+
+    def loaded(self, snap: Mapping[str, Any]) -> None:
+        """A loaded view shows unknown hand and category cards only during the library
+        choice (round 0), its own hand otherwise; a finished game gets its score sheets
+        (a view's from the snapshot: its focus cards are hidden)."""
+        viewer = self.viewer
+        if viewer is not None and self.round != 0:
+            if UNKNOWN in self.hands[viewer]:
+                raise _bad("hands", "the viewer's own cards after the library choice")
+            if UNKNOWN in (self.prominent, self.banned):
+                raise _bad("prominent", "a category after the library choice")
+        if self.tasks:
+            return
+        if viewer is None:
+            self.sheets = tuple(self.inspect())
+            return
+        sheets = snap.get("inspection")
+        if type(sheets) is not list or len(sheets) != self.players:
+            raise _bad("inspection", f"the {self.players} score sheets of the finished game")
+        try:
+            self.sheets = tuple(inspection.ScoreSheet.from_json(sheet) for sheet in sheets)
+        except ValueError as exc:
+            raise _bad("inspection", f"a list of score sheets ({exc})") from None
 
     def render(self) -> str:
         from simcli.games.ex_libris.render import render_state
 
         return render_state(self)
+
+
+def _bad(key: str, what: str) -> IllegalMoveError:
+    return IllegalMoveError(f"ex_libris snapshot: '{key}' must be {what}")
 
 
 def _same_types(a: Any, b: Any) -> bool:

@@ -20,12 +20,20 @@ location effects, card moves), ``phases`` (the round, placement and inspection),
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from simcli.game import CHANCE
+from simcli.statefields import Bad, Kind
 
 if TYPE_CHECKING:
     from simcli.games.ex_libris.state import ExLibrisState
+
+
+#: Every kind of task by its name (the first item of a task in a snapshot's ``tasks``),
+#: filled as the task classes are defined and never changed after.
+REGISTRY: dict[str, type[Task]] = {}
 
 
 class Task:
@@ -35,6 +43,11 @@ class Task:
     __slots__ = ()
     #: the task's name in snapshots, chance streams and messages
     name: ClassVar[str]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "name" in cls.__dict__:  # a kind of task (the slotted class replaces its draft)
+            REGISTRY[cls.name] = cls
 
     def blocks(self, state: ExLibrisState) -> bool:
         """True if the task waits for a move or a chance outcome; else the engine takes it
@@ -86,6 +99,47 @@ class Decision(Task):
         """Carry out ``move``, one of :meth:`legal_moves` (the task is already off the
         stack; a task that goes on pushes its next self)."""
         raise NotImplementedError
+
+
+#: Task fields that hold a seat or a tile (checked against the table in a snapshot)
+SEAT_FIELDS = frozenset({"seat", "taker"})
+TILE_FIELDS = frozenset({"tile"})
+
+
+@dataclass(frozen=True)
+class TaskList(Kind):
+    """The declared kind of the engine's stack: ``[name, field, ...]`` per task, next last;
+    every field an integer, seats and tiles in range."""
+
+    scalar = False
+    plain = False
+
+    def copy(self, value: Any) -> Any:
+        return value.copy()  # tasks are frozen: a copy shares them
+
+    def encode(self, value: Any) -> Any:
+        return [t.to_json() for t in value]
+
+    def decode(self, raw: Any, limits: Mapping[str, int], masked: bool) -> Any:
+        if type(raw) is not list:
+            raise Bad("a list of tasks")
+        seats, tiles = range(limits["players"]), range(limits["tiles"])
+        return [_task(item, seats, tiles) for item in raw]
+
+
+def _task(item: Any, seats: range, tiles: range) -> Task:
+    cls = REGISTRY.get(item[0]) if type(item) is list and item and type(item[0]) is str else None
+    fields = cls.__match_args__ if cls is not None else ()  # type: ignore[attr-defined]
+    values = item[1:] if cls is not None else []
+    if (
+        cls is None
+        or len(values) != len(fields)
+        or not all(type(v) is int for v in values)
+        or any(f in SEAT_FIELDS and v not in seats for f, v in zip(fields, values, strict=True))
+        or any(f in TILE_FIELDS and v not in tiles for f, v in zip(fields, values, strict=True))
+    ):
+        raise Bad(f"a list of known tasks [name, integer fields...], got {item!r}")
+    return cls(*values)
 
 
 class Chance(Task):
