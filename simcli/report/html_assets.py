@@ -21,7 +21,7 @@ pre{background:var(--soft);padding:8px 10px;overflow-x:auto;font-size:.9em;margi
 ul.findings li{margin:.25em 0}.aside{color:var(--muted);font-size:.9em}
 table{border-collapse:collapse;margin:.5em 0 1em;font-size:.9em;font-variant-numeric:tabular-nums}
 caption{caption-side:top;text-align:left;color:var(--muted);font-style:italic;padding:2px 0}
-th,td{border-bottom:1px solid var(--line);padding:3px 9px;vertical-align:top}
+th,td{border-bottom:1px solid var(--line);padding:3px 9px;vertical-align:top;white-space:nowrap}
 th{background:var(--soft);text-align:left;cursor:pointer;user-select:none;white-space:nowrap}
 th[aria-sort=ascending]::after{content:" \\25B2";font-size:.75em}
 th[aria-sort=descending]::after{content:" \\25BC";font-size:.75em}

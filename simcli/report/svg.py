@@ -104,7 +104,7 @@ class Figure:
         self.parts.append(element)
 
     def text(self, x: float, y: float, text: str, **kw: str) -> None:
-        extra = "".join(f' {k.replace("_", "-")}="{attr(v)}"' for k, v in kw.items())
+        extra = "".join(f' {k.rstrip("_").replace("_", "-")}="{attr(v)}"' for k, v in kw.items())
         self.add(f'<text x="{f(x)}" y="{f(y)}"{extra}>{escape(text)}</text>')
 
     def line(self, x1: float, y1: float, x2: float, y2: float, cls: str = "") -> None:
