@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import random
 from bisect import insort
+from collections import Counter
 from collections.abc import Mapping
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
@@ -441,6 +442,17 @@ class BibliogamoState(State):
             number = {card: i for i, card in enumerate(self.comp.card_ids)}
             return keyed_order(self.discard, number.__getitem__, len(number), stream)
         return rng.choice(self.draw[self.known :])  # a view's guess at its next card
+
+    def chance_outcomes(self) -> list[tuple[int, float]] | None:
+        """In a view, the next card: each unseen card of the draw pile alike (copies
+        of one card add up). A reshuffle lists nothing (``None``)."""
+        if self.current_player != CHANCE:
+            raise IllegalMoveError("no chance event is pending")
+        if not self.draw:
+            return None
+        unseen = self.draw[self.known :]
+        counts = Counter(unseen)
+        return [(card, n / len(unseen)) for card, n in sorted(counts.items())]
 
     def _apply_chance(self, outcome: Any) -> None:
         if not self.draw:

@@ -241,6 +241,14 @@ class RandomCard(Chance):
         books = state.comps.books
         return books[keyed_pick(state.hands[self.seat], int, len(books), stream)].name
 
+    def outcomes(self, state: ExLibrisState) -> list[tuple[Any, float]] | None:
+        """Each card of the hand alike (a view that does not know the hand: ``None``)."""
+        hand = state.hands[self.seat]
+        if -1 in hand:
+            return None
+        books = state.comps.books
+        return [(books[card].name, 1 / len(hand)) for card in hand]
+
     def settle(self, state: ExLibrisState, outcome: Any) -> None:
         card = state.comps.book_index(outcome)
         if card is None or card not in state.hands[self.seat]:

@@ -365,6 +365,14 @@ class ExLibrisState(DeclaredState):
         # a shuffle orders the cards by per-card keys (simcli/games/chance.py)
         return task.sample(self, self.chance.random(rng, task.name))
 
+    def chance_outcomes(self) -> list[tuple[Any, float]] | None:
+        """The listed outcomes of the pending chance event: a random hand card (the
+        Gelatinous Cube) lists each card; a shuffle lists none (``None``)."""
+        task = self.tasks[-1] if self.tasks else None
+        if not isinstance(task, Chance):
+            raise IllegalMoveError("no chance event is pending")
+        return task.outcomes(self)
+
     def _apply_chance(self, task: Chance, outcome: Any) -> None:
         task.settle(self, outcome)  # raises before any change
         self.tasks.pop()

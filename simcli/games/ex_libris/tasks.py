@@ -160,6 +160,11 @@ class Chance(Task):
         """An outcome drawn from the event's own ``stream``."""
         raise NotImplementedError
 
+    def outcomes(self, state: ExLibrisState) -> list[tuple[Any, float]] | None:
+        """Every outcome with its probability, where the event can list them (see
+        :meth:`~simcli.game.State.chance_outcomes`); ``None`` for a shuffle."""
+        return None
+
     def settle(self, state: ExLibrisState, outcome: Any) -> None:
         """Carry out ``outcome`` (the task is still on the stack); raise
         :class:`~simcli.game.IllegalMoveError` before any change if it is not possible."""
