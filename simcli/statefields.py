@@ -30,10 +30,10 @@ OWNER = "owner"  #: entry ``s`` of a per-seat list: only seat ``s`` sees it
 ALL = "all"  #: hidden from every seat
 UNKNOWN = -1  #: the usual stand-in for a hidden number
 
-Limit = int | str | None  # a number, or the name of one in the limits (see State.field_limits)
+Limit = int | str | None  # a number, or the name of one in the limits (DeclaredState.field_limits)
 
 
-def _limit(value: Limit, limits: Mapping[str, int]) -> int | None:
+def _limit(value: Limit, limits: Mapping[str, Any]) -> int | None:
     return limits[value] if isinstance(value, str) else value
 
 
@@ -71,7 +71,7 @@ class Kind:
     def copier(self) -> Callable[[Any], Any] | None:
         return None if self.scalar else self.copy
 
-    def decode(self, raw: Any, limits: Mapping[str, int], masked: bool) -> Any:
+    def decode(self, raw: Any, limits: Mapping[str, Any], masked: bool) -> Any:
         """The value of JSON ``raw`` (``masked``: the stand-in is allowed); :class:`Bad`
         if it does not fit."""
         raise NotImplementedError
@@ -86,7 +86,7 @@ class Int(Kind):
     hi: Limit = None
     unknown: Any = UNKNOWN
 
-    def decode(self, raw: Any, limits: Mapping[str, int], masked: bool) -> Any:
+    def decode(self, raw: Any, limits: Mapping[str, Any], masked: bool) -> Any:
         if masked and raw == self.unknown and type(raw) is type(self.unknown):
             return raw
         lo, hi = _limit(self.lo, limits), _limit(self.hi, limits)
@@ -99,7 +99,7 @@ class Int(Kind):
 
 @dataclass(frozen=True)
 class Bool(Kind):
-    def decode(self, raw: Any, limits: Mapping[str, int], masked: bool) -> Any:
+    def decode(self, raw: Any, limits: Mapping[str, Any], masked: bool) -> Any:
         if type(raw) is not bool:
             raise Bad("true or false")
         return raw
@@ -111,9 +111,25 @@ class Choice(Kind):
 
     choices: tuple[Any, ...] = ()
 
-    def decode(self, raw: Any, limits: Mapping[str, int], masked: bool) -> Any:
+    def decode(self, raw: Any, limits: Mapping[str, Any], masked: bool) -> Any:
         if not any(raw == c and type(raw) is type(c) for c in self.choices):
             raise Bad(" or ".join(repr(c) for c in self.choices))
+        return raw
+
+
+@dataclass(frozen=True)
+class Member(Kind):
+    """An integer among the values the limits name ``among`` (a card id of the game's
+    components, say)."""
+
+    among: str = ""
+    unknown: Any = UNKNOWN
+
+    def decode(self, raw: Any, limits: Mapping[str, Any], masked: bool) -> Any:
+        if masked and raw == self.unknown and type(raw) is type(self.unknown):
+            return raw
+        if type(raw) is not int or raw not in limits[self.among]:
+            raise Bad(f"one of the {self.among} ids")
         return raw
 
 
@@ -129,7 +145,7 @@ class Maybe(Kind):
     def encode(self, value: Any) -> Any:
         return None if value == self.none else self.kind.encode(value)
 
-    def decode(self, raw: Any, limits: Mapping[str, int], masked: bool) -> Any:
+    def decode(self, raw: Any, limits: Mapping[str, Any], masked: bool) -> Any:
         if raw is None:
             return self.none
         try:
@@ -189,7 +205,7 @@ class Seq(Kind):
             return lambda value: tuple([inner(x) for x in value])
         return lambda value: [inner(x) for x in value]
 
-    def decode(self, raw: Any, limits: Mapping[str, int], masked: bool) -> Any:
+    def decode(self, raw: Any, limits: Mapping[str, Any], masked: bool) -> Any:
         n = _limit(self.length, limits)
         if type(raw) is not list or (n is not None and len(raw) != n):
             raise Bad(self.describe(limits))
@@ -201,7 +217,7 @@ class Seq(Kind):
             raise Bad(f"{self.describe(limits)} in ascending order")
         return tuple(values) if self.frozen else values
 
-    def describe(self, limits: Mapping[str, int]) -> str:
+    def describe(self, limits: Mapping[str, Any]) -> str:
         n = _limit(self.length, limits)
         count = f"{n} " if n is not None else ""
         try:
@@ -227,7 +243,7 @@ class Record(Kind):
     def mask(self, value: Any) -> Any:
         return tuple(k.unknown for k in self.items)
 
-    def decode(self, raw: Any, limits: Mapping[str, int], masked: bool) -> Any:
+    def decode(self, raw: Any, limits: Mapping[str, Any], masked: bool) -> Any:
         if type(raw) is not list or len(raw) != len(self.items):
             raise Bad(f"a list of {len(self.items)} values")
         return tuple(k.decode(x, limits, masked) for k, x in zip(self.items, raw, strict=True))
@@ -431,7 +447,7 @@ def _hook(cls: type, name: str, default: Callable[..., Any]) -> Callable[..., An
     return getattr(cls, name, None) or default
 
 
-def _default_limits(game: Game, players: int, options: Mapping[str, Any]) -> dict[str, int]:
+def _default_limits(game: Game, players: int, options: Mapping[str, Any]) -> dict[str, Any]:
     return {"players": players}
 
 
@@ -441,7 +457,7 @@ def _blank(cls: type, game: Game, players: int, options: Mapping[str, Any]) -> A
     return state
 
 
-def _decode(f: Field, raw: Any, limits: Mapping[str, int], masked: bool, label: str) -> Any:
+def _decode(f: Field, raw: Any, limits: Mapping[str, Any], masked: bool, label: str) -> Any:
     try:
         return f.kind.decode(raw, limits, masked)
     except Bad as bad:
@@ -492,8 +508,9 @@ class DeclaredState(State):
         return state
 
     @classmethod
-    def field_limits(cls, game: Game, players: int, options: Mapping[str, Any]) -> dict[str, int]:
-        """The numbers that named bounds and lengths stand for (``"players"`` always)."""
+    def field_limits(cls, game: Game, players: int, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The numbers that named bounds and lengths stand for (``"players"`` always),
+        and the collections a :class:`Member` field names."""
         return {"players": players}
 
     def loaded(self, snap: Mapping[str, Any]) -> None:

@@ -14,9 +14,10 @@ from simcli.statefields import Kind
 @dataclass(frozen=True)
 class Streams(Kind):
     """A :class:`ChanceStreams` value: ``{"key": KEY or null, "events": {KIND: COUNT}}``.
-    ``kinds`` gives the game's event kinds; ``label`` starts the messages."""
+    ``kinds``: the game's event kinds (or a function that gives them); ``label`` starts
+    the messages."""
 
-    kinds: Callable[[], Collection[str]] = tuple
+    kinds: Collection[str] | Callable[[], Collection[str]] = ()
     label: str = "snapshot"
     scalar = False
     plain = False
@@ -31,4 +32,5 @@ class Streams(Kind):
         return value.hidden()
 
     def decode(self, raw: Any, limits: Mapping[str, int], masked: bool) -> Any:
-        return ChanceStreams.from_snapshot(raw, self.kinds(), self.label)
+        kinds = self.kinds() if callable(self.kinds) else self.kinds
+        return ChanceStreams.from_snapshot(raw, kinds, self.label)

@@ -6,8 +6,8 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from simcli import statefields
 from simcli.errors import GameOptionError
-from simcli.frozen import freeze
 from simcli.game import Facts, Game, IllegalMoveError, Option, State
 from simcli.games.bibliogamo.components import Components, load_components
 from simcli.games.bibliogamo.state import (
@@ -16,7 +16,7 @@ from simcli.games.bibliogamo.state import (
     SALE_REDRAW,
     BibliogamoState,
 )
-from simcli.games.chance import ChanceStreams, draw_key, setup_key
+from simcli.games.chance import draw_key, setup_key
 from simcli.games.compensation import drop_defaults
 
 #: Value of one day on the time track, in VP, for :meth:`Bibliogamo.evaluate`: about
@@ -27,26 +27,6 @@ DAY_VALUE = 0.6
 EXPECTED_SALE_VP = 0.7
 #: Share of a finished book's value credited to a fully built, unsold tower.
 PROGRESS_WEIGHT = 0.6
-#: Every step a position can stop at (or pass through), see :class:`BibliogamoState`.
-STEPS = frozenset(
-    {"prestige", "deal", "refill", "turn", "reveal", "unblock", "walk", "sell", "sale"}
-    | {"redraw", "price", "hire", "end", "over"}
-)
-COUNT_KEYS = ("turn", "time", "florins", "librarian", "known", "hires")
-CARD_LIST_KEYS = ("hand", "draw", "discard", "sale")
-SNAPSHOT_KEYS = (
-    *COUNT_KEYS,
-    *CARD_LIST_KEYS,
-    "step",
-    "towers",
-    "sold",
-    "marks",
-    "prestige",
-    "revealed",
-    "blocked",
-    "unblocked",
-    "chance",
-)
 
 
 class Bibliogamo(Game):
@@ -175,69 +155,10 @@ class Bibliogamo(Game):
         self, players: int, options: Mapping[str, Any], snapshot: Mapping[str, Any]
     ) -> BibliogamoState:
         """The state, or the view, whose :meth:`BibliogamoState.snapshot` is ``snapshot``
-        (a view's draw pile is sorted and its ``known`` is 0: the order stays hidden)."""
+        (a view's draw pile is sorted and its ``known`` is 0: the order stays hidden),
+        checked as ``BibliogamoState.state_fields`` declares."""
         self.check_players(players)
-        comp = self.components(options["components"])
-
-        def bad(key: str, what: str) -> IllegalMoveError:
-            return IllegalMoveError(f"bibliogamo snapshot: '{key}' must be {what}")
-
-        if not isinstance(snapshot, Mapping) or sorted(snapshot) != sorted(SNAPSHOT_KEYS):
-            keys = ", ".join(SNAPSHOT_KEYS)
-            raise IllegalMoveError(
-                f"a bibliogamo snapshot is an object with exactly the keys {keys}"
-            )
-        for key in COUNT_KEYS:
-            if type(snapshot[key]) is not int or snapshot[key] < 0:
-                raise bad(key, f"a count, not {snapshot[key]!r}")
-        for key in CARD_LIST_KEYS:
-            value = snapshot[key]
-            if type(value) is not list or not all(
-                type(c) is int and c in comp.cards for c in value
-            ):
-                raise bad(key, "a list of card ids")
-        n = len(comp.towers)
-        towers = snapshot["towers"]
-        if type(towers) is not list or len(towers) != n or not all(_counts(t, 4) for t in towers):
-            raise bad("towers", f"a list of {n} towers, each four artisan counts")
-        for key in ("sold", "marks"):
-            if not _counts(snapshot[key], n):
-                raise bad(key, f"a list of {n} counts, one per tower")
-        s = snapshot
-        if type(s["step"]) is not str or s["step"] not in STEPS:
-            raise bad("step", f"one of {', '.join(sorted(STEPS))}, not {s['step']!r}")
-        if s["librarian"] >= comp.spaces or s["known"] > len(s["draw"]):
-            raise bad("librarian", f"a space 0..{comp.spaces - 1} (and 'known' <= the draw pile)")
-        if s["prestige"] is not None and (
-            type(s["prestige"]) is not int or s["prestige"] not in comp.prestige
-        ):
-            raise bad(
-                "prestige", f"null or a prestige card id ({', '.join(map(str, comp.prestige))})"
-            )
-        if s["revealed"] is not None and (
-            type(s["revealed"]) is not int or s["revealed"] not in comp.cards
-        ):
-            raise bad("revealed", "null or a card id")
-        if s["blocked"] is not None and (
-            type(s["blocked"]) is not int or not 0 <= s["blocked"] < 4
-        ):
-            raise bad("blocked", "null or an artisan index 0..3")
-        if type(s["unblocked"]) is not bool:
-            raise bad("unblocked", "true or false")
-        state = BibliogamoState.__new__(BibliogamoState)
-        state.game, state.players, state.options, state.comp = self, 1, freeze(options), comp
-        state.step, state.prestige = s["step"], s["prestige"]
-        state.turn, state.time, state.florins = s["turn"], s["time"], s["florins"]
-        state.librarian, state.known, state.hires = s["librarian"], s["known"], s["hires"]
-        state.towers = [list(t) for t in s["towers"]]
-        state.sold, state.marks = list(s["sold"]), list(s["marks"])
-        state.hand, state.draw = list(s["hand"]), list(s["draw"])
-        state.discard, state.sale = list(s["discard"]), list(s["sale"])
-        state.revealed, state.blocked, state.unblocked = s["revealed"], s["blocked"], s["unblocked"]
-        state.chance = ChanceStreams.from_snapshot(
-            s["chance"], ("reshuffle",), "bibliogamo snapshot"
-        )
-        return state
+        return statefields.load(self, BibliogamoState, players, options, snapshot)  # type: ignore[return-value]
 
     def render_svg(self, state: State, seat: int | None = None) -> str:
         from simcli.games.bibliogamo.svg import render_svg
@@ -300,8 +221,3 @@ class Bibliogamo(Game):
         full.known = len(full.draw)
         full._run()
         return full
-
-
-def _counts(value: Any, n: int) -> bool:
-    """Is ``value`` a list of ``n`` counts (integers >= 0)?"""
-    return type(value) is list and len(value) == n and all(type(v) is int and v >= 0 for v in value)

@@ -32,9 +32,22 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from simcli.frozen import freeze
-from simcli.game import CHANCE, TERMINAL, IllegalMoveError, Outcome, State
+from simcli.game import CHANCE, TERMINAL, Game, IllegalMoveError, Outcome, State
 from simcli.games.bibliogamo.components import ARTISAN_LETTERS, ARTISANS, CUBES, Components
 from simcli.games.chance import ChanceStreams, keyed_order
+from simcli.games.streamfield import Streams
+from simcli.statefields import (
+    ALL,
+    Bool,
+    Choice,
+    DeclaredState,
+    Field,
+    Int,
+    Maybe,
+    Member,
+    Seq,
+    StateFields,
+)
 
 if TYPE_CHECKING:
     from simcli.games.bibliogamo.game import Bibliogamo
@@ -63,7 +76,44 @@ DECISIONS = frozenset({"prestige", "unblock", "walk", "sell", "price", "hire"})
 #   redraw: one more price card.
 
 
-class BibliogamoState(State):
+#: Every step a position can stop at (the snapshot's ``step``).
+STEPS = frozenset(
+    {"prestige", "deal", "refill", "turn", "reveal", "unblock", "walk", "sell", "sale"}
+    | {"redraw", "price", "hire", "end", "over"}
+)
+CARD = Member("cards")  # a card id
+CARDS = Seq(CARD)
+PER_TOWER = "towers"  # one entry per tower
+
+
+class BibliogamoState(DeclaredState):
+    """One position. The snapshot, the view (everything but the order of the draw pile)
+    and the snapshot checks come from ``state_fields``; the clone is written by hand
+    (search copies states often) and proven equal by check-game."""
+
+    state_fields = StateFields(
+        Field("step", Choice(tuple(sorted(STEPS)))),
+        Field("turn", Int(0)),
+        Field("time", Int(0)),
+        Field("florins", Int(0)),
+        Field("librarian", Int(0, "spaces")),
+        Field("towers", Seq(Seq(Int(0), length=4), length=PER_TOWER)),  # artisans by type
+        Field("sold", Seq(Int(0), length=PER_TOWER)),
+        Field("marks", Seq(Int(0), length=PER_TOWER)),
+        Field("prestige", Maybe(Member("prestige"))),
+        Field("hand", CARDS),
+        Field("draw", CARDS),
+        Field("known", Int(0)),
+        Field("discard", CARDS),
+        Field("revealed", Maybe(CARD)),
+        Field("blocked", Maybe(Int(0, 4))),
+        Field("unblocked", Bool()),
+        Field("sale", CARDS),
+        Field("hires", Int(0)),
+        Field("chance", Streams(("reshuffle",), "bibliogamo snapshot"), hidden=ALL),
+        label="bibliogamo snapshot",
+    )
+
     __slots__ = (
         "game",
         "players",
@@ -569,29 +619,6 @@ class BibliogamoState(State):
             raise IllegalMoveError("the game is not over")
         return Outcome(scores=(self.score(),), winners=(0,))
 
-    def snapshot(self) -> dict[str, Any]:
-        return {
-            "step": self.step,
-            "turn": self.turn,
-            "time": self.time,
-            "florins": self.florins,
-            "librarian": self.librarian,
-            "towers": [list(t) for t in self.towers],
-            "sold": list(self.sold),
-            "marks": list(self.marks),
-            "prestige": self.prestige,
-            "hand": list(self.hand),
-            "draw": list(self.draw),
-            "known": self.known,
-            "discard": list(self.discard),
-            "revealed": self.revealed,
-            "blocked": self.blocked,
-            "unblocked": self.unblocked,
-            "sale": list(self.sale),
-            "hires": self.hires,
-            "chance": self.chance.snapshot(),
-        }
-
     def clone(self) -> BibliogamoState:
         new = BibliogamoState.__new__(BibliogamoState)
         new.game = self.game
@@ -619,14 +646,35 @@ class BibliogamoState(State):
         new.chance = self.chance.copy()
         return new
 
-    def view(self, seat: int) -> BibliogamoState:
-        """Everything but the order of the draw pile (its contents follow from the
-        cards seen, so they are kept, sorted). Drawing from a view is a chance event."""
-        new = self.clone()
+    def viewed(self, new: State, seat: int) -> None:
+        """The view hides the order of the draw pile (its contents follow from the cards
+        seen, so they are kept, sorted) and the chance key. Drawing from a view is a
+        chance event."""
+        assert isinstance(new, BibliogamoState)
         new.draw.sort()
         new.known = 0
-        new.chance = self.chance.hidden()
-        return new
+
+    @classmethod
+    def empty(cls, game: Game, players: int, options: Mapping[str, Any]) -> BibliogamoState:
+        state = cls.__new__(cls)
+        state.game, state.players, state.options = game, 1, freeze(options)  # type: ignore[assignment]
+        state.comp = game.components(options["components"])  # type: ignore[attr-defined]
+        return state
+
+    @classmethod
+    def field_limits(cls, game: Game, players: int, options: Mapping[str, Any]) -> dict[str, Any]:
+        comp: Components = game.components(options["components"])  # type: ignore[attr-defined]
+        return {
+            "players": players,
+            "spaces": comp.spaces,
+            PER_TOWER: len(comp.towers),
+            "cards": comp.cards,
+            "prestige": comp.prestige,
+        }
+
+    def loaded(self, snap: Mapping[str, Any]) -> None:
+        if self.known > len(self.draw):
+            raise IllegalMoveError("bibliogamo snapshot: 'known' must be at most the draw pile")
 
     def render(self) -> str:
         comp = self.comp
