@@ -196,6 +196,11 @@ def _games(page: _Page, lists: list[PickList]) -> None:
         "<p>Each game opens in the viewer (board at every ply); "
         "<code>simcli replay RUN --game N --show</code> prints it as text.</p>"
     )
+    picks = [p for pl in lists for p in pl.picks]
+    notes = {p.note for p in picks}
+    shared = notes.pop() if len(notes) == 1 and not any(p.link for p in picks) else None
+    if shared:  # the same reason for every game: said once
+        page.add(f'<p class="more">{escape(shared[0].upper() + shared[1:])}.</p>')
     for pl in lists:
         page.heading(3, pl.title)
         items = []
@@ -203,7 +208,9 @@ def _games(page: _Page, lists: list[PickList]) -> None:
             name = f"game {pick.index}"
             if pick.link:
                 name = f'<a href="{escape(pick.link, quote=True)}">{name}</a>'
-            note = f' <span class="more">({escape(pick.note)})</span>' if pick.note else ""
+            note = ""
+            if pick.note and not shared:
+                note = f' <span class="more">({escape(pick.note)})</span>'
             items.append(f'<li data-index="{pick.index}">{name}: {escape(pick.text)}{note}</li>')
         page.add(f'<ol class="games" data-kind="{pl.key}">' + "".join(items) + "</ol>")
         if pl.more:

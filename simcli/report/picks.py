@@ -187,7 +187,7 @@ class GamePicker:
         picks: list[Pick] = []
         for gap, winner, loser, pair in ranked:
             for rec in pair.games:
-                if len(picks) < TOP:
+                if len(picks) < TOP and all(p.record is not rec for p in picks):
                     text = (
                         f"{winner} beat {loser}, rated {gap:.0f} model Elo higher "
                         f"({pair.count} such game{'s' if pair.count != 1 else ''}); {_desc(rec)}"
