@@ -47,24 +47,13 @@ def page_data(html: str) -> dict:
 
 
 def _heading(done: Replayed) -> tuple[str, str]:
+    """The page's title, and the game in one line as ``simcli replay`` lists it (who
+    played which seat, the result, a forfeit's reason) with its seed."""
+    from simcli.cli.replay import summary_line
+
     record = done.record
-    seats = " vs ".join(f"seat {s}: {name}" for s, name in enumerate(record["seats"]))
     title = f"{done.game.title}, game {record['index']}"
-    winners = record.get("winners") or []
-    if record["termination"] == "error":
-        result = "error"
-    elif not winners:
-        result = "draw"
-    else:
-        result = "won by " + ", ".join(f"seat {w}" for w in winners)
-    scores = record.get("scores")
-    if scores is not None:
-        result += " (scores " + ", ".join(f"{s:g}" for s in scores) + ")"
-    if record["termination"] != "normal":
-        result += f" [{record['termination']}]"
-    variant = f", variant {record['variant']}" if record.get("variant") is not None else ""
-    facts = f"{seats}; seed {record['seed']}{variant}; {result}"
-    return title, facts
+    return title, f"{summary_line(record)}; seed {record['seed']}"
 
 
 def _failure_html(done: Replayed) -> str:
