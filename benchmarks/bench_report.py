@@ -49,10 +49,10 @@ def quickstart_log(folder: Path) -> Path:
 
 
 def tiled(source: Path, games: int, folder: Path) -> Path:
-    """A run folder whose log repeats ``source``'s games up to ``games``."""
+    """A run folder whose log repeats ``source``'s games up to ``games`` (without run.json,
+    whose schedule would not hold the added games)."""
     lines = source.read_text().splitlines()
     folder.mkdir(parents=True)
-    shutil.copy(source.parent / "run.json", folder / "run.json")
     with open(folder / "games.jsonl", "w") as fh:
         for n in range(games):
             tile, i = divmod(n, len(lines))
