@@ -54,6 +54,9 @@ class Kind:
     scalar = True
     #: True when the value is its own JSON (encoded as it is)
     plain = True
+    #: True when writing the JSON needs the state (names from its components): then
+    #: :meth:`encode_in` is used
+    contextual = False
 
     def copy(self, value: Any) -> Any:
         return value
@@ -63,6 +66,10 @@ class Kind:
 
     def mask(self, value: Any) -> Any:
         return self.unknown
+
+    def encode_in(self, state: Any, value: Any) -> Any:
+        """The JSON of ``value`` for a :attr:`contextual` kind."""
+        return self.encode(value)
 
     # The fast forms, built once per declaration: ``None`` for "the value as it is".
     def encoder(self) -> Callable[[Any], Any] | None:
@@ -107,11 +114,14 @@ class Bool(Kind):
 
 @dataclass(frozen=True)
 class Choice(Kind):
-    """One of a few values (``choices``)."""
+    """One of a few values (``choices``); ``unknown`` is what a view shows when hidden."""
 
     choices: tuple[Any, ...] = ()
+    unknown: Any = UNKNOWN
 
     def decode(self, raw: Any, limits: Mapping[str, Any], masked: bool) -> Any:
+        if masked and raw == self.unknown and type(raw) is type(self.unknown):
+            return raw
         if not any(raw == c and type(raw) is type(c) for c in self.choices):
             raise Bad(" or ".join(repr(c) for c in self.choices))
         return raw
@@ -311,13 +321,17 @@ class StateFields:
         #: the fields hidden from some seat
         object.__setattr__(self, "secret", tuple(f for f in self.fields if f.hidden != PUBLIC))
         #: (field, encoder) per field, and (field, copier) per mutable field: built once
-        object.__setattr__(self, "encoders", tuple((f, f.kind.encoder()) for f in self.fields))
+        encoders = tuple(
+            (f, f.kind.encode_in if f.kind.contextual else f.kind.encoder(), f.kind.contextual)
+            for f in self.fields
+        )
+        object.__setattr__(self, "encoders", encoders)
         copiers = ((f, f.kind.copier()) for f in self.fields)
         object.__setattr__(self, "copiers", tuple((f, c) for f, c in copiers if c is not None))
 
     keys: tuple[str, ...]
     secret: tuple[Field, ...]
-    encoders: tuple[tuple[Field, Callable[[Any], Any] | None], ...]
+    encoders: tuple[tuple[Field, Callable[..., Any] | None, bool], ...]
     copiers: tuple[tuple[Field, Callable[[Any], Any]], ...]
 
     @property
@@ -339,11 +353,14 @@ def fields_of(state: Any) -> StateFields:
 def snapshot(state: State) -> dict[str, Any]:
     """The snapshot the declaration gives: every field's JSON, in declaration order."""
     snap: dict[str, Any] = {}
-    for f, encode in fields_of(state).encoders:
+    for f, encode, contextual in fields_of(state).encoders:
         value = getattr(state, f.name) if not f.also else f.get(state)
         if value is None and f.optional:
             continue
-        snap[f.key] = value if encode is None else encode(value)
+        if encode is None:
+            snap[f.key] = value
+        else:
+            snap[f.key] = encode(state, value) if contextual else encode(value)
     return snap
 
 

@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+from simcli import statefields
 from simcli.errors import GameOptionError
 from simcli.game import Facts, Game, IllegalMoveError, Option, State
 from simcli.games.adas_library.components import (
@@ -41,20 +42,6 @@ WIN_VALUE = 100.0
 MAX_REDEALS = 10_000
 SETUP_KEYS = ("master", "rows", "hands", "draw", "redeals")
 OPTIONAL_SETUP_KEYS = ("chance_key",)  # drawn last by sample_setup; absent: drawn lazily
-SNAPSHOT_KEYS = (
-    "master",
-    "rows",
-    "hands",
-    "draw",
-    "discard",
-    "turns",
-    "winner",
-    "reshuffle",
-    "viewer",
-    "chance",
-)
-KNOWN_CARDS = frozenset(CARD_TYPES)
-ANY_CARD = KNOWN_CARDS | {UNKNOWN}
 #: The seat compensation option (``simcli/games/compensation.py``).
 EXTRA_CARDS = "extra_cards"
 
@@ -270,81 +257,9 @@ class AdasLibrary(Game):
         self, players: int, options: Mapping[str, Any], snapshot: Mapping[str, Any]
     ) -> AdasState:
         """The state, or the seat's view, whose :meth:`AdasState.snapshot` is ``snapshot``
-        (unknown cards stay ``"?"``)."""
+        (unknown cards stay ``"?"``), checked as ``AdasState.state_fields`` declares."""
         self.check_players(players)
-        comp = self.components(options)
-
-        def bad(problem: str) -> IllegalMoveError:
-            return IllegalMoveError(f"Ada's Library snapshot: {problem}")
-
-        if not isinstance(snapshot, Mapping) or sorted(snapshot) != sorted(SNAPSHOT_KEYS):
-            raise bad(f"must be an object with exactly the keys {', '.join(SNAPSHOT_KEYS)}")
-        viewer = snapshot["viewer"]
-        if viewer is not None and (type(viewer) is not int or not 0 <= viewer < players):
-            raise bad(f"viewer must be null or a seat 0..{players - 1}, not {viewer!r}")
-        index = {name: i for i, name in enumerate(comp.colours)}
-        master = snapshot["master"]
-        if (
-            type(master) is not list
-            or len(master) != len(index)
-            or not all(type(name) is str and name in index for name in master)
-            or len(set(master)) != len(index)
-        ):
-            raise bad(f"master must list each of the colours {', '.join(comp.colours)} once")
-        rows = snapshot["rows"]
-        books = comp.books_each(players)
-        if (
-            type(rows) is not list
-            or len(rows) != players
-            or not all(
-                type(row) is list
-                and len(row) == books
-                and all(type(name) is str and name in index for name in row)
-                for row in rows
-            )
-        ):
-            raise bad(f"rows must hold {players} rows of {books} colour names")
-
-        def cards(value: Any, hidden: bool) -> list[str] | None:
-            allowed = ANY_CARD if hidden else KNOWN_CARDS
-            if type(value) is not list or not all(
-                type(card) is str and card in allowed for card in value
-            ):
-                return None
-            return list(value)
-
-        view = viewer is not None
-        hands = snapshot["hands"]
-        if type(hands) is not list or len(hands) != players:
-            raise bad(f"hands must hold {players} hands")
-        hand_lists = [cards(hand, view and s != viewer) for s, hand in enumerate(hands)]
-        draw, discard = cards(snapshot["draw"], view), cards(snapshot["discard"], False)
-        if None in hand_lists or draw is None or discard is None:
-            raise bad("hands, draw and discard must list card types ('?' only where hidden)")
-        turns, winner, reshuffle = snapshot["turns"], snapshot["winner"], snapshot["reshuffle"]
-        if type(turns) is not int or turns < 0:
-            raise bad(f"turns must be a count, not {turns!r}")
-        if winner is not None and (type(winner) is not int or not 0 <= winner < players):
-            raise bad(f"winner must be null or a seat 0..{players - 1}, not {winner!r}")
-        if type(reshuffle) is not bool:
-            raise bad(f"reshuffle must be true or false, not {reshuffle!r}")
-        state = AdasState(
-            self,
-            players,
-            options,
-            comp,
-            [index[name] for name in master],
-            [[index[name] for name in row] for row in rows],
-            hand_lists,  # type: ignore[arg-type]
-            draw,
-        )
-        state.discard = discard
-        state.turns, state.winner, state.reshuffle = turns, winner, reshuffle
-        state.viewer = viewer
-        state.chance = ChanceStreams.from_snapshot(
-            snapshot["chance"], ("reshuffle",), "Ada's Library snapshot"
-        )
-        return state
+        return statefields.load(self, AdasState, players, options, snapshot)  # type: ignore[return-value]
 
     def render_svg(self, state: State, seat: int | None = None) -> str:
         from simcli.games.adas_library.svg import render_svg

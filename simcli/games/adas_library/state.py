@@ -26,11 +26,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass
 from operator import ne
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from simcli.frozen import freeze
-from simcli.game import CHANCE, TERMINAL, IllegalMoveError, Outcome, State
+from simcli.game import CHANCE, TERMINAL, Game, IllegalMoveError, Outcome, State
 from simcli.games.adas_library.components import CARD_TYPES, UNKNOWN, Components
 from simcli.games.adas_library.rows import (
     DIRECTIONS,
@@ -45,6 +46,21 @@ from simcli.games.adas_library.rows import (
     uniform,
 )
 from simcli.games.chance import ChanceStreams, copy_numbers, keyed_order
+from simcli.games.streamfield import Streams
+from simcli.statefields import (
+    ALL,
+    OWNER,
+    Bad,
+    Bool,
+    Choice,
+    DeclaredState,
+    Field,
+    Int,
+    Kind,
+    Maybe,
+    Seq,
+    StateFields,
+)
 
 if TYPE_CHECKING:
     from simcli.games.adas_library.game import AdasLibrary
@@ -138,9 +154,74 @@ def _position(value: Any, size: int, what: str) -> int:
     return value
 
 
-class AdasState(State):
+@dataclass(frozen=True)
+class Colours(Kind):
+    """Colour ids, written as the components' colour names: the master order (``rows``
+    false: each colour once) or every seat's row (``rows`` true: ``books`` names each)."""
+
+    rows: bool = False
+    scalar = False
+    plain = False
+    contextual = True
+
+    def copy(self, value: Any) -> Any:
+        return [row.copy() for row in value] if self.rows else value.copy()
+
+    def encode_in(self, state: Any, value: Any) -> Any:
+        names = state.comp.colours
+        if self.rows:
+            return [[names[c] for c in row] for row in value]
+        return [names[c] for c in value]
+
+    def decode(self, raw: Any, limits: Mapping[str, Any], masked: bool) -> Any:
+        index: Mapping[str, int] = limits["colours"]
+        if not self.rows:
+            if (
+                type(raw) is not list
+                or sorted(map(str, raw)) != sorted(index)
+                or not all(type(name) is str for name in raw)
+            ):
+                raise Bad(f"a list of each of the colours {', '.join(index)} once")
+            return [index[name] for name in raw]
+        books = limits["books"]
+        if (
+            type(raw) is not list
+            or len(raw) != limits["players"]
+            or not all(
+                type(row) is list
+                and len(row) == books
+                and all(type(name) is str and name in index for name in row)
+                for row in raw
+            )
+        ):
+            raise Bad(f"{limits['players']} rows of {books} colour names")
+        return [[index[name] for name in row] for row in raw]
+
+
+CARDS = Seq(Choice(CARD_TYPES, unknown=UNKNOWN))  # card types, "?" where hidden
+SEAT = Int(0, "players")
+
+
+class AdasState(DeclaredState):
     """A position. ``viewer`` is ``None`` for the full state, or the seat whose view this
-    is: then the other hands and the draw pile hold the token ``"?"`` (unknown)."""
+    is: then the other hands and the draw pile hold the token ``"?"`` (unknown). The
+    snapshot, the view and the snapshot checks come from ``state_fields``; the clone is
+    written by hand (search copies states often) and proven equal by check-game."""
+
+    state_fields = StateFields(
+        Field("master", Colours()),
+        Field("rows", Colours(rows=True)),
+        Field("hands", Seq(CARDS, length="players"), hidden=OWNER),
+        Field("draw", CARDS, hidden=ALL),  # top card first
+        Field("discard", CARDS),  # oldest first, the last one is on top
+        Field("turns", Int(0)),  # completed player turns
+        Field("winner", Maybe(SEAT)),
+        Field("reshuffle", Bool()),  # the seat to move has played and waits for a reshuffle
+        Field("viewer", Maybe(SEAT)),
+        Field("chance", Streams(("reshuffle",), "Ada's Library snapshot"), hidden=ALL),
+        viewer="viewer",
+        label="Ada's Library snapshot",
+    )
 
     __slots__ = (
         "game",
@@ -502,32 +583,24 @@ class AdasState(State):
             return Outcome(scores=(0.0,) * self.players, winners=(), termination="move_limit")
         raise IllegalMoveError("the game is not over")
 
-    def view(self, seat: int) -> AdasState:
+    def view(self, seat: int) -> State:
         if not 0 <= seat < self.players:
             raise IllegalMoveError(f"there is no seat {seat}")
-        view = self.clone()
-        for s in range(self.players):
-            if s != seat:
-                view.hands[s] = [UNKNOWN] * len(view.hands[s])
-        view.draw = [UNKNOWN] * len(view.draw)
-        view.viewer = seat
-        view.chance = self.chance.hidden()
-        return view
+        return super().view(seat)
 
-    def snapshot(self) -> dict[str, Any]:
-        names = self.comp.colours
-        return {
-            "master": [names[c] for c in self.master],
-            "rows": [[names[c] for c in row] for row in self.rows],
-            "hands": [list(hand) for hand in self.hands],
-            "draw": list(self.draw),
-            "discard": list(self.discard),
-            "turns": self.turns,
-            "winner": self.winner,
-            "reshuffle": self.reshuffle,
-            "viewer": self.viewer,
-            "chance": self.chance.snapshot(),
-        }
+    @classmethod
+    def empty(cls, game: Game, players: int, options: Mapping[str, Any]) -> AdasState:
+        comp = game.components(options)  # type: ignore[attr-defined]
+        return cls(game, players, options, comp, [], [], [], [])  # type: ignore[arg-type]
+
+    @classmethod
+    def field_limits(cls, game: Game, players: int, options: Mapping[str, Any]) -> dict[str, Any]:
+        comp: Components = game.components(options)  # type: ignore[attr-defined]
+        colours = {name: i for i, name in enumerate(comp.colours)}
+        return {"players": players, "colours": colours, "books": comp.books_each(players)}
+
+    def loaded(self, snap: Mapping[str, Any]) -> None:
+        self.rank = ranks(self.master)
 
     def clone(self) -> AdasState:
         new = AdasState.__new__(AdasState)
