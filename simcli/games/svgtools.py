@@ -23,7 +23,10 @@ def attrs(**values: object) -> str:
         if value is None:
             continue
         name = "class" if key == "cls" else key.replace("_", "-")
-        parts.append(f'{name}="{escape(str(value), quote=True)}"')
+        shown = str(value)
+        if "&" in shown or "<" in shown or ">" in shown or '"' in shown or "'" in shown:
+            shown = escape(shown, quote=True)
+        parts.append(f'{name}="{shown}"')
     return " ".join(parts)
 
 

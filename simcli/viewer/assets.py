@@ -80,7 +80,28 @@ SCRIPT = r"""
     new Response(stream).text().then(function (text) { start(JSON.parse(text)); });
   }
 
+  // The boards' piece numbers (simcli/viewer/pack.py): each written as a change of an
+  // earlier board; a board's markup is joined only when it is shown.
+  function unpack(encoded) {
+    var ids = [];
+    for (var i = 0; i < encoded.length; i++) {
+      var ref = encoded[i][0], head = encoded[i][1], tail = encoded[i][2];
+      var middle = encoded[i][3];
+      if (ref < 0) {
+        ids.push(middle);
+      } else {
+        var base = ids[ref];
+        ids.push(base.slice(0, head).concat(middle, base.slice(base.length - tail)));
+      }
+    }
+    return ids;
+  }
+
   function start(data) {
+    var boardIds = unpack(data.boards);
+    var boardHtml = function (n) {
+      return boardIds[n].map(function (piece) { return data.pieces[piece]; }).join("");
+    };
     var last = data.frames.length - 1;
     var ply = 0, observer = 0;
     var byId = function (id) { return document.getElementById(id); };
@@ -140,7 +161,7 @@ SCRIPT = r"""
     function show(target) {
       ply = Math.max(0, Math.min(last, target | 0));
       var frame = data.frames[ply];
-      board.innerHTML = data.boards[frame.boards[observer]];
+      board.innerHTML = boardHtml(frame.boards[observer]);
       board.dataset.observer = String(observer);
       document.body.dataset.ply = String(ply);
       slider.value = String(ply);

@@ -16,7 +16,7 @@ from simcli.viewer.frames import Replayed
 #: Above this many characters of data, the page holds it gzipped (base64) and the
 #: browser unpacks it (DecompressionStream): the boards of consecutive plies repeat most
 #: of their markup, so a long game's page shrinks ten-fold or more.
-PACK_ABOVE = 50_000
+PACK_ABOVE = 16_000
 
 
 def data_element(value: object) -> str:
@@ -36,14 +36,20 @@ _DATA = re.compile(
 
 
 def page_data(html: str) -> dict:
-    """The data of a viewer page (for tests and tools): the inverse of :func:`data_element`."""
+    """The data of a viewer page (for tests and tools), its boards unpacked: the inverse
+    of :func:`data_element` and of :func:`view_data`'s packing."""
+    from simcli.viewer.pack import unpack
+
     match = _DATA.search(html)
     if match is None:
         raise ValueError("not a viewer page")
     kind, body = match.groups()
     if kind == "gzip":
-        return json.loads(gzip.decompress(base64.b64decode(body)).decode("utf-8"))
-    return json.loads(body.replace("<\\/", "</").replace("<\\!--", "<!--"))
+        data = json.loads(gzip.decompress(base64.b64decode(body)).decode("utf-8"))
+    else:
+        data = json.loads(body.replace("<\\/", "</").replace("<\\!--", "<!--"))
+    data["boards"] = unpack(data.pop("pieces"), data["boards"])
+    return data
 
 
 def _heading(done: Replayed) -> tuple[str, str]:
@@ -74,14 +80,19 @@ def _failure_html(done: Replayed) -> str:
 
 
 def view_data(done: Replayed) -> dict:
-    """What the page's script reads: boards, frames, observers, the recorded entries."""
+    """What the page's script reads: boards (packed, :mod:`simcli.viewer.pack`), frames,
+    observers, the recorded entries."""
     from simcli.viewer.frames import entry_text
+    from simcli.viewer.pack import pack, references
 
     moves = done.record["moves"]
+    refs = references([frame.boards for frame in done.frames], len(done.boards))
+    pieces, boards = pack(done.boards, refs)
     return {
         "plies": len(moves),
         "observers": done.observers,
-        "boards": done.boards,
+        "pieces": pieces,
+        "boards": boards,
         "frames": [asdict(frame) for frame in done.frames],
         "entries": [entry_text(entry) for entry in moves],
         "chance": [isinstance(entry, dict) for entry in moves],

@@ -159,3 +159,20 @@ def test_names_cannot_break_the_page(tmp_path: Path, bad: str):
     assert html.count("</script>") == 2  # the data and the script only
     assert page_data(html)["seats"][0] == bad
     assert dumps(record)  # still a record
+
+
+def test_boards_pack_as_changes_of_earlier_boards():
+    from simcli.viewer.pack import pack, unpack
+
+    boards = [
+        '<svg><rect class="a"/><rect class="b"/><text>1</text></svg>',
+        '<svg><rect class="a"/><circle class="c"/><rect class="b"/><text>1</text></svg>',
+        '<svg><rect class="a"/><text>2</text></svg>',
+        '<pre class="text-board">line one\nline two\n</pre>',
+        '<pre class="text-board">line one\nline 2\n</pre>',
+    ]
+    pieces, encoded = pack(boards, [-1, 0, 1, -1, 3])
+    assert unpack(pieces, encoded) == boards
+    assert encoded[1] == [0, 2, 4, [pieces.index('<circle class="c"/>')]]  # one piece added
+    assert encoded[4][1:] == [1, 1, [pieces.index("line 2\n")]]  # cut into lines
+    assert len(pieces) == len(set(pieces))
