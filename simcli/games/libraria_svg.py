@@ -62,7 +62,13 @@ def render_svg(state: LibrariaState) -> str:
         text(MARGIN, side + 6, f"seat 0: {a} points", 14, text_anchor="start", fill=seat_colour(0))
     )
     body.append(
-        text(side - MARGIN, side + 6, f"seat 1: {b} points", 14, text_anchor="end",
-             fill=seat_colour(1))
-    )  # fmt: skip
+        text(
+            side - MARGIN,
+            side + 6,
+            f"seat 1: {b} points",
+            14,
+            text_anchor="end",
+            fill=seat_colour(1),
+        )
+    )
     return document(side, side + 16, body, "libraria")
