@@ -44,10 +44,18 @@ def write_views(lists: list[PickList], run_dir: Path | None, out: Path) -> None:
                     path.write_text(record_html(p.record), encoding="utf-8")
                 done[p.index] = None
             except Exception as exc:  # noqa: BLE001 - one page must not lose the report
-                log.warning("viewer page of game %s: %s", p.index, exc)
                 done[p.index] = f"no viewer page: {exc}"
         note = done[p.index]
         if note is None:
             p.link = VIEW_LINK.format(index=p.index)
         else:
             p.note = note
+    failed = [(i, note) for i, note in done.items() if note]
+    if failed:
+        log.warning(
+            "%d of the %d games report.html lists have no viewer page (game %s: %s)",
+            len(failed),
+            len(done),
+            failed[0][0],
+            failed[0][1].removeprefix("no viewer page: "),
+        )

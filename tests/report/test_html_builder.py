@@ -229,7 +229,7 @@ def test_cli_html_prints_the_page_path(tmp_path, written):
             fh.write(json.dumps(r) + "\n")
     result = CliRunner().invoke(cli, ["report", str(run), "--no-plots", "--format", "html"])
     assert result.exit_code == 0, result.output
-    assert result.output.strip() == str(run / "report.html")
+    assert result.stdout.strip() == str(run / "report.html")
     assert (run / "report.html").is_file()
 
 
