@@ -78,6 +78,12 @@ class Kind:
     def copier(self) -> Callable[[Any], Any] | None:
         return None if self.scalar else self.copy
 
+    def masker(self) -> Callable[[Any], Any]:
+        if self.plain:
+            unknown = self.unknown
+            return lambda value: unknown
+        return self.mask
+
     def decode(self, raw: Any, limits: Mapping[str, Any], masked: bool) -> Any:
         """The value of JSON ``raw`` (``masked``: the stand-in is allowed); :class:`Bad`
         if it does not fit."""
@@ -207,6 +213,12 @@ class Seq(Kind):
             return list
         return lambda value: [inner(x) for x in value]
 
+    def masker(self) -> Callable[[Any], Any]:
+        if self.item.plain and not self.frozen:
+            unknown = self.item.unknown
+            return lambda value: [unknown] * len(value)
+        return self.mask
+
     def copier(self) -> Callable[[Any], Any] | None:
         inner = self.item.copier()
         if inner is None:
@@ -328,16 +340,31 @@ class StateFields:
         object.__setattr__(self, "encoders", encoders)
         copiers = ((f, f.kind.copier()) for f in self.fields)
         object.__setattr__(self, "copiers", tuple((f, c) for f, c in copiers if c is not None))
+        #: (field, mask(value, seat)) per hidden field: built once
+        object.__setattr__(self, "maskers", tuple((f, _masker(f)) for f in self.secret))
 
     keys: tuple[str, ...]
     secret: tuple[Field, ...]
     encoders: tuple[tuple[Field, Callable[..., Any] | None, bool], ...]
     copiers: tuple[tuple[Field, Callable[[Any], Any]], ...]
+    maskers: tuple[tuple[Field, Callable[[Any, int], Any]], ...]
 
     @property
     def hides(self) -> bool:
         """True when some field is hidden from some seat."""
         return bool(self.secret)
+
+
+def _masker(f: Field) -> Callable[[Any, int], Any]:
+    """``f``'s value as ``seat`` sees it (for a hidden field)."""
+    if f.hidden == ALL:
+        mask = f.kind.masker()
+        return lambda value, seat: mask(value)
+    kind: Seq = f.kind  # type: ignore[assignment]
+    hide = kind.item.masker()
+    if kind.frozen:
+        return lambda value, seat: tuple([v if s == seat else hide(v) for s, v in enumerate(value)])
+    return lambda value, seat: [v if s == seat else hide(v) for s, v in enumerate(value)]
 
 
 # ---------------------------------------------------------------- derived methods
@@ -398,15 +425,11 @@ def view(state: State, seat: int, base: Callable[[], State] | None = None) -> St
     for what the declaration cannot say."""
     declared = fields_of(state)
     new = base() if base is not None else clone(state)
-    for f in declared.secret:
-        value = f.get(new)  # the copy's: a seat's own entry stays its own
-        if f.hidden == ALL:
-            f.set(new, f.kind.mask(value))
+    for f, mask in declared.maskers:  # the copy's values: a seat's own entry stays its own
+        if f.also:
+            f.set(new, mask(f.get(new), seat))
         else:
-            item = f.kind.item  # type: ignore[attr-defined]
-            mask = item.mask
-            shown = [v if s == seat else mask(v) for s, v in enumerate(value)]
-            setattr(new, f.name, tuple(shown) if f.kind.frozen else shown)  # type: ignore[attr-defined]
+            setattr(new, f.name, mask(getattr(new, f.name), seat))
     if declared.viewer is not None:
         setattr(new, declared.viewer, seat)
     hook = getattr(state, "viewed", None)
@@ -509,7 +532,7 @@ class DeclaredState(State):
         return clone(self)
 
     def view(self, seat: int) -> State:
-        return view(self, seat, self.clone) if self.state_fields.hides else self.clone()
+        return view(self, seat, self.clone) if self.state_fields.secret else self.clone()
 
     def cloned(self, new: State) -> None:
         """Finish the copy ``new``: copy the mutable attributes that are not fields."""

@@ -31,7 +31,7 @@ from operator import ne
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from simcli.frozen import freeze
-from simcli.game import CHANCE, TERMINAL, Game, IllegalMoveError, Outcome, State
+from simcli.game import CHANCE, TERMINAL, Game, IllegalMoveError, Outcome
 from simcli.games.adas_library.components import CARD_TYPES, UNKNOWN, Components
 from simcli.games.adas_library.rows import (
     DIRECTIONS,
@@ -205,8 +205,9 @@ SEAT = Int(0, "players")
 class AdasState(DeclaredState):
     """A position. ``viewer`` is ``None`` for the full state, or the seat whose view this
     is: then the other hands and the draw pile hold the token ``"?"`` (unknown). The
-    snapshot, the view and the snapshot checks come from ``state_fields``; the clone is
-    written by hand (search copies states often) and proven equal by check-game."""
+    snapshot and the snapshot checks come from ``state_fields``; the clone and the view
+    are written by hand (search copies states often, the referee takes a view at every
+    decision) and proven equal to the declared ones by check-game."""
 
     state_fields = StateFields(
         Field("master", Colours()),
@@ -583,10 +584,19 @@ class AdasState(DeclaredState):
             return Outcome(scores=(0.0,) * self.players, winners=(), termination="move_limit")
         raise IllegalMoveError("the game is not over")
 
-    def view(self, seat: int) -> State:
+    def view(self, seat: int) -> AdasState:
+        """The declared view, written out: the referee takes one at every decision.
+        check-game proves it equal to the derived one."""
         if not 0 <= seat < self.players:
             raise IllegalMoveError(f"there is no seat {seat}")
-        return super().view(seat)
+        view = self.clone()
+        for s in range(self.players):
+            if s != seat:
+                view.hands[s] = [UNKNOWN] * len(view.hands[s])
+        view.draw = [UNKNOWN] * len(view.draw)
+        view.viewer = seat
+        view.chance = self.chance.hidden()
+        return view
 
     @classmethod
     def empty(cls, game: Game, players: int, options: Mapping[str, Any]) -> AdasState:

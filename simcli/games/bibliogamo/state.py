@@ -87,9 +87,10 @@ PER_TOWER = "towers"  # one entry per tower
 
 
 class BibliogamoState(DeclaredState):
-    """One position. The snapshot, the view (everything but the order of the draw pile)
-    and the snapshot checks come from ``state_fields``; the clone is written by hand
-    (search copies states often) and proven equal by check-game."""
+    """One position. The snapshot and the snapshot checks come from ``state_fields``;
+    the clone and the view (everything but the order of the draw pile) are written out
+    (search copies states often, the referee takes a view at every decision) and proven
+    equal to the declared ones by check-game."""
 
     state_fields = StateFields(
         Field("step", Choice(tuple(sorted(STEPS)))),
@@ -644,6 +645,14 @@ class BibliogamoState(DeclaredState):
         new.sale = self.sale.copy()
         new.hires = self.hires
         new.chance = self.chance.copy()
+        return new
+
+    def view(self, seat: int) -> BibliogamoState:
+        """The declared view (see :meth:`viewed`), written out: the referee takes one at
+        every decision. check-game proves it equal to the derived one."""
+        new = self.clone()
+        new.chance = self.chance.hidden()
+        self.viewed(new, seat)
         return new
 
     def viewed(self, new: State, seat: int) -> None:

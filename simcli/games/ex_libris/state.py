@@ -120,9 +120,10 @@ def _chance_kinds() -> frozenset[str]:
 
 class ExLibrisState(DeclaredState):
     """A full position (or, with ``viewer`` set, what one seat knows: unknown cards,
-    tiles and focus cards are -1). The snapshot, the view and the snapshot checks come
-    from ``state_fields``; the clone is written by hand (search copies states often) and
-    proven equal by check-game."""
+    tiles and focus cards are -1). The snapshot and the snapshot checks come from
+    ``state_fields``; the clone and the view are written out (search copies states often,
+    the referee takes a view at every decision) and proven equal to the declared ones by
+    check-game."""
 
     game: ExLibris
 
@@ -441,6 +442,22 @@ class ExLibrisState(DeclaredState):
         new.taken = self.taken.copy()
         new.tasks = self.tasks.copy()
         new.chance = self.chance.copy()
+        return new
+
+    def view(self, seat: int) -> ExLibrisState:
+        """The declared view (see :meth:`viewed`), written out: the referee takes one at
+        every decision. check-game proves it equal to the derived one."""
+        new = self.clone()
+        new.viewer = seat
+        new.chance = self.chance.hidden()
+        new.deck = [UNKNOWN] * len(self.deck)
+        new.stack = [UNKNOWN] * len(self.stack)
+        for other in range(self.players):
+            if other != seat:
+                new.hands[other] = [UNKNOWN] * len(self.hands[other])
+                new.focus[other] = UNKNOWN
+                new.offered[other] = [UNKNOWN] * len(self.offered[other])
+        self.viewed(new, seat)
         return new
 
     def viewed(self, new: State, seat: int) -> None:
