@@ -20,11 +20,12 @@ import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, ClassVar
 
 from simcli.errors import StrategyLoadError
-from simcli.game import Game, Move, State
+from simcli.game import Game, Move, Outcome, State
 from simcli.plugins import STRATEGY_GROUP, class_from, entry_points, import_target, load_entry_point
 from simcli.suggest import did_you_mean
 
@@ -86,6 +87,33 @@ class Strategy:
         anything else forfeits). ``view`` is what this seat may know, a copy that shares
         nothing with the real game; ``legal_moves`` is a copy too."""
         raise NotImplementedError
+
+    def observe(self, seat: int, move: Move | None, view: State | None) -> None:
+        """Optional: called after every move of the game, this seat's own included.
+        ``seat`` is the seat that moved, or :data:`~simcli.game.CHANCE` for a chance
+        event; ``move`` is the move as this seat may see it (``None``, or a move with
+        ``None`` in it, where the game hides it, e.g. a shuffled pile's order); ``view``
+        is this seat's view after the move (``None`` when ``wants_view`` is false). All
+        are copies. What it raises is the seat's forfeit at its next turn. A strategy
+        that does not override it costs the referee nothing."""
+
+    def end_game(self, outcome: Outcome, view: State | None) -> None:
+        """Optional: called once when the game is over, with its outcome (``scores`` is
+        ``None`` after a forfeit or an error, ``termination`` as the record has it) and
+        this seat's final view (``None`` when ``wants_view`` is false or the state is
+        broken). Nothing it does changes the record."""
+
+
+@lru_cache(maxsize=1024)
+def hooks_of(cls: type) -> tuple[bool, bool]:
+    """Whether a strategy class overrides :meth:`Strategy.observe` and
+    :meth:`Strategy.end_game` (looked up once per class)."""
+    observe = getattr(cls, "observe", None)
+    end = getattr(cls, "end_game", None)
+    return (
+        observe is not None and observe is not Strategy.observe,
+        end is not None and end is not Strategy.end_game,
+    )
 
 
 def load_strategy_class(use: str, base_dir: Path | None = None) -> type[Strategy]:

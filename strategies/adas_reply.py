@@ -121,6 +121,8 @@ class AdasReply(RaceJudge):
             self._models[s] = model
         self._memos = {s: HeuristicMemo() for s in range(2)}
         self._previous: Any = None
+        #: the opponent's move since this seat's last one, as observed
+        self._seen: Any = None
         #: the last decision's determinisations that fitted the opponent's last move
         self.last_accepted = 0
 
@@ -131,7 +133,16 @@ class AdasReply(RaceJudge):
         after = view.clone()
         after.apply_trusted(move)
         self._previous = after if after.current_player == 1 - self.seat else None
+        self._seen = None
         return move
+
+    def observe(self, seat: int, move: Move | None, view: State | None) -> None:
+        """Keep the opponent's move for the inference; a reshuffle in between (a chance
+        event) leaves the position it was made from unknown."""
+        if seat == CHANCE:
+            self._previous = None
+        elif seat != self.seat:
+            self._seen = move
 
     def _choose(self, view: State, legal_moves: list[Move]) -> Move:
         self.last_values = {}
@@ -204,21 +215,19 @@ class AdasReply(RaceJudge):
 
     def _opponent_move(self, view: Any) -> tuple[Any, str, set[Any]] | None:
         """(the position the opponent moved from, as this seat saw it; the card it
-        played or discarded; the moves of that card that lead to ``view``), or None when
-        that move cannot be read (the first move, a reshuffle in between)."""
-        before = self._previous
-        if (
-            before is None
-            or view.turns != before.turns + 1  # type: ignore[attr-defined]
-            or view.discard[:-1] != before.discard  # type: ignore[attr-defined]
-        ):
+        played or discarded; the moves of that card that give the position its observed
+        move gave), or None when that move is unknown (the first move, a reshuffle in
+        between)."""
+        before, seen = self._previous, self._seen
+        if before is None or seen is None:
             return None
-        card = view.discard[-1]  # type: ignore[attr-defined]
+        card = seen[1] if seen[0] == "discard" else seen[0]
         opponent = 1 - self.seat
-        rows = [list(row) for row in view.rows]  # type: ignore[attr-defined]
-        master = list(view.master)  # type: ignore[attr-defined]
         position = before.clone()
         position.hands[opponent] = [card] * len(position.hands[opponent])
+        played = position.clone()
+        played.apply_trusted(seen)
+        rows, master = played.rows, played.master
         matching: set[Any] = set()
         for move in [*position.plays(opponent, card), ["discard", card]]:
             after = position.clone()

@@ -16,9 +16,12 @@ from typing import Any
 PROTOCOL_VERSION = 1
 #: Extensions of version 1 the referee offers in ``hello``; a program takes those it
 #: names in ``ready``. ``batch``: the requests to one program that wait together go out as
-#: one ``choose_batch`` line, answered by one ``moves`` line (see docs/protocol.md).
+#: one ``choose_batch`` line, answered by one ``moves`` line. ``observe``: a ``moved``
+#: message after every move of the program's games, and the final view in ``end`` (see
+#: docs/protocol.md).
 BATCH = "batch"
-EXTENSIONS = (BATCH,)
+OBSERVE = "observe"
+EXTENSIONS = (BATCH, OBSERVE)
 #: The longest line either side may send (a view of the largest game is a few KiB).
 MAX_LINE = 1 << 22  # 4 MiB
 

@@ -25,8 +25,9 @@ from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple
 
 from simcli.frozen import freeze, private_copy
+from simcli.game import Outcome
 from simcli.moves import is_plain_move, not_a_move, short
-from simcli.protocol import BATCH, PROTOCOL_VERSION, ProtocolError, decode, encode
+from simcli.protocol import BATCH, OBSERVE, PROTOCOL_VERSION, ProtocolError, decode, encode
 from simcli.seeding import seeded_random
 from simcli.tournament.faults import describe
 
@@ -57,6 +58,10 @@ class _Client:
         self.game_options: dict[tuple[int, int], Any] = {}
         # the game object of each seat's strategy in each game in flight
         self.seat_games: dict[tuple[int, int], Any] = {}
+        # (game index, seat) -> the strategy's bound observe and end_game, where its class
+        # overrides them (the observe extension)
+        self.hooks: dict[tuple[int, int], tuple[Any, Any]] = {}
+        self.observes = False
 
     def send(self, message: dict[str, Any]) -> None:
         self.outbox.append(encode(message))
@@ -70,7 +75,7 @@ class _Client:
 
     def hello(self, message: dict[str, Any]) -> None:
         from simcli.games import load_game
-        from simcli.strategy import load_strategy_class
+        from simcli.strategy import hooks_of, load_strategy_class
 
         if message.get("protocol") != PROTOCOL_VERSION:
             raise ProtocolError(
@@ -100,6 +105,11 @@ class _Client:
             self.cls(**self.params)  # bad params fail here, in the handshake
         except (TypeError, ValueError) as exc:
             raise ValueError(f"{self.cls.__name__} rejects params {self.params!r}: {exc}") from None
+        offered = message.get("extensions") or ()
+        self.observes = OBSERVE in offered and any(hooks_of(self.cls))
+        taken = [BATCH] if BATCH in offered else []
+        if self.observes:
+            taken.append(OBSERVE)
         self.send(
             {
                 "type": "ready",
@@ -107,7 +117,7 @@ class _Client:
                 "name": self.cls.__name__,
                 "wants_view": getattr(self.cls, "wants_view", True) is not False,
                 "interleave": True,
-                **({"extensions": [BATCH]} if BATCH in (message.get("extensions") or ()) else {}),
+                **({"extensions": taken} if taken else {}),
             }
         )
 
@@ -123,11 +133,65 @@ class _Client:
             strategy = self.cls(**self.params)
             strategy.start_game(mine, seat, seeded_random(int(message["seed"])))
             choose = strategy.choose  # read once, as the in-process referee does
+            if self.observes:
+                from simcli.strategy import hooks_of
+
+                observes, ends = hooks_of(type(strategy))
+                self.hooks[key] = (
+                    strategy.observe if observes else None,
+                    strategy.end_game if ends else None,
+                )
         except BaseException as exc:  # the referee forfeits the seat at its first move
             self.failed[key] = ("exception", describe(exc))
             traceback.print_exc()
             return
         self.seats[key] = choose
+
+    def view(self, key: tuple[int, int], snapshot: Any) -> Any:
+        """A seat's view rebuilt from its snapshot, referring to the seat's game object."""
+        if snapshot is None:
+            return None
+        view = self.game.state_from_snapshot(self.players, self.game_options[key], snapshot)
+        try:
+            view.game = self.seat_games[key]
+        except AttributeError:  # a state whose game cannot be set
+            pass
+        return view
+
+    def moved(self, message: dict[str, Any]) -> None:
+        """A move of a game in flight (``observe`` extension): the strategy's ``observe``.
+        What it raises is the seat's forfeit at its next request, as in-process."""
+        key = (int(message["index"]), int(message["seat"]))
+        observe = self.hooks.get(key, (None, None))[0]
+        if observe is None or key in self.failed:
+            return
+        try:
+            observe(message["player"], message.get("move"), self.view(key, message.get("view")))
+        except BaseException as exc:  # noqa: BLE001 - strategy code: the seat's forfeit
+            traceback.print_exc()
+            self.failed[key] = ("exception", describe(exc))
+            self.seats.pop(key, None)
+
+    def end(self, message: dict[str, Any]) -> None:
+        """A game is over for a seat: the strategy's ``end_game`` (``observe``
+        extension; what it raises changes nothing), then its game is dropped."""
+        key = (int(message["index"]), int(message["seat"]))
+        end = self.hooks.pop(key, (None, None))[1]
+        if end is not None and key not in self.failed:
+            scores = message.get("scores")
+            outcome = Outcome(
+                tuple(scores) if scores is not None else None,  # type: ignore[arg-type]
+                tuple(message.get("winners") or ()),
+                str(message.get("termination")),
+            )
+            try:
+                end(outcome, self.view(key, message.get("view")))
+            except BaseException:  # noqa: BLE001 - strategy code; the game is over
+                traceback.print_exc()
+        self.seats.pop(key, None)
+        self.failed.pop(key, None)
+        self.game_options.pop(key, None)
+        self.seat_games.pop(key, None)
 
     def choose(self, message: dict[str, Any]) -> None:
         move = self.decide(
@@ -155,13 +219,7 @@ class _Client:
         key = (index, seat)
         if key in self.failed:
             return _Failure(*self.failed.pop(key))
-        view = None
-        if snapshot is not None:
-            view = self.game.state_from_snapshot(self.players, self.game_options[key], snapshot)
-            try:
-                view.game = self.seat_games[key]
-            except AttributeError:  # a state whose game cannot be set
-                pass
+        view = self.view(key, snapshot)
         try:
             move = self.seats[key](view, legal)
         except BaseException as exc:  # SystemExit & co.: the seat's forfeit, as in-process
@@ -199,12 +257,10 @@ class _Client:
             self.choose(message)
         elif kind == "start":
             self.start(message)
+        elif kind == "moved":
+            self.moved(message)
         elif kind == "end":
-            key = (int(message["index"]), int(message["seat"]))
-            self.seats.pop(key, None)
-            self.failed.pop(key, None)
-            self.game_options.pop(key, None)
-            self.seat_games.pop(key, None)
+            self.end(message)
         elif kind == "hello":
             self.hello(message)
         elif kind == "quit":

@@ -20,13 +20,14 @@ from time import perf_counter
 from typing import Any, NamedTuple
 
 from simcli.frozen import freeze, private_copy, thaw
-from simcli.game import CHANCE, TERMINAL, Game, IllegalMoveError, State
+from simcli.game import CHANCE, TERMINAL, Game, IllegalMoveError, Outcome, State
 from simcli.moves import IllegalAnswer, copy_move, find_move
 from simcli.records import Record, new_record
 from simcli.seeding import chance_rng, derive_seed, seat_rng
-from simcli.strategy import Strategy
+from simcli.strategy import Strategy, hooks_of
 from simcli.tournament.clock import MoveTimeout, NoClock, is_stop_request
 from simcli.tournament.faults import Forfeit, GameError, describe, safe_text, trace_of
+from simcli.tournament.observe import reading_of
 from simcli.tournament.remote import RemoteSeat, RemoteSeatFactory
 
 log = logging.getLogger("simcli.play")
@@ -141,7 +142,7 @@ def game_play(
             "\n" + forfeit.trace.rstrip("\n") if forfeit.trace else "",
             extra={"forfeit": (seats[forfeit.seat], forfeit.kind, forfeit.message)},
         )
-        return _finish(record, state, detail, players_)
+        return _finish(record, state, detail, players_, timed)
     except GameError as exc:
         cause = exc.__cause__ or exc
         message = safe_text(str(exc))  # a rules module's message may quote anything
@@ -154,8 +155,9 @@ def game_play(
             safe_text("".join(traceback.format_exception(cause))),
         )
         record.update(scores=None, winners=[], termination="error")
-        return _finish(record, state, {"kind": "game_error", "message": message}, players_)
-    return _finish(record, state, None, players_)
+        detail = {"kind": "game_error", "message": message}
+        return _finish(record, state, detail, players_, timed)
+    return _finish(record, state, None, players_, timed)
 
 
 def _finish(
@@ -163,6 +165,7 @@ def _finish(
     state: State | None,
     detail: dict[str, Any] | None,
     players: list[Any],
+    timed: Any = None,
 ) -> Record:
     try:
         record["final_hash"] = state.final_hash() if state is not None else None
@@ -172,8 +175,47 @@ def _finish(
         record["detail"] = detail
     for seat, player in enumerate(players):
         if type(player) is RemoteSeat:
-            player.end_game(record["index"], seat, record)
+            view = _final_view(state, seat) if player.observes and player.wants_view else None
+            player.end_game(record["index"], seat, record, view and view.snapshot())
+        elif type(player) is _Local and player.end is not None:
+            view = _final_view(state, seat) if player.wants_view else None
+            _tell_end(record, seat, player, view, timed)
     return record
+
+
+def _final_view(state: State | None, seat: int) -> State | None:
+    """The seat's view of the final position; ``None`` when the state cannot give it (a
+    game that ended in a rules error)."""
+    try:
+        return state.view(seat) if state is not None else None
+    except Exception:  # noqa: BLE001 - the record says error already
+        return None
+
+
+def _tell_end(record: Record, seat: int, player: _Local, view: State | None, timed: Any) -> None:
+    """Call an in-process strategy's ``end_game``; what it raises is logged, and changes
+    nothing (the record is written)."""
+    scores = record.get("scores")
+    outcome = Outcome(
+        tuple(scores) if scores is not None else None,  # type: ignore[arg-type]
+        tuple(record.get("winners") or ()),
+        record.get("termination") or "error",
+    )
+    if view is not None:
+        try:
+            view.game = player.game
+        except AttributeError:
+            pass
+    try:
+        _guarded(seat, timed, player.end, outcome, view)
+    except Forfeit as failure:
+        log.warning(
+            "game %d: seat %d's end_game failed: %s: %s",
+            record["index"],
+            seat,
+            failure.kind,
+            failure.message,
+        )
 
 
 def _start(
@@ -209,11 +251,14 @@ def _start(
 class _Local(NamedTuple):
     """A started in-process strategy: its bound ``choose`` and whether it wants views,
     both read once under the clock (a property or a ``__bool__`` is strategy code too),
-    and its own game object (what its views refer to)."""
+    its own game object (what its views refer to), and its bound ``observe`` and
+    ``end_game`` where its class overrides them (else ``None``: nothing to call)."""
 
     choose: Callable[..., Any]
     wants_view: bool
     game: Game
+    observe: Callable[..., Any] | None = None
+    end: Callable[..., Any] | None = None
 
 
 class _Failed(NamedTuple):
@@ -228,7 +273,14 @@ def _make(factory: StrategyFactory, game: Game, seat: int, seed: int) -> _Local:
     strategy = factory()
     strategy.start_game(game, seat, seat_rng(seed, seat))
     wants = getattr(strategy, "wants_view", True)
-    return _Local(strategy.choose, wants is not False, game)
+    observes, ends = hooks_of(type(strategy))
+    return _Local(
+        strategy.choose,
+        wants is not False,
+        game,
+        strategy.observe if observes else None,
+        strategy.end_game if ends else None,
+    )
 
 
 def _answer(legal: list[Any], choose: Callable[..., Any], view: Any, offered: list[Any]) -> Any:
@@ -293,6 +345,7 @@ def _play_out(
     games = [p.game if ok else None for p, ok in zip(players, local, strict=True)]
     wants_view = [p.wants_view for p in players]  # a _Local's bool or a RemoteSeat's
     stamp = [c.times.append for c in clocks] if clocks is not None else None
+    watch = _Watch.of(state, players, local, index, timed)
     while True:
         try:
             seat = state.current_player
@@ -300,13 +353,22 @@ def _play_out(
                 return
             if seat == CHANCE:
                 outcome = state.sample_chance(rng)
+                if watch is None:
+                    apply(outcome)
+                    record_move({"chance": outcome})
+                    continue
+                shown = watch.shown(state, CHANCE, outcome)
                 apply(outcome)
                 record_move({"chance": outcome})
-                continue
-            legal = legal_moves()
-            seen = view(seat) if wants_view[seat] else None
+                views = watch.views(state)
+            else:
+                legal = legal_moves()
+                seen = view(seat) if wants_view[seat] else None
         except Exception as exc:
             raise GameError(f"{type(exc).__name__}: {exc}") from exc
+        if seat == CHANCE:  # only with observers: the others went on above
+            watch.tell(CHANCE, outcome, shown, views)
+            continue
         if not legal:
             raise GameError(f"seat {seat} to move but no legal moves")
         if local[seat]:
@@ -338,9 +400,86 @@ def _play_out(
                 raise GameError(f"{type(exc).__name__}: {exc}") from exc
             move = yield Ask(players[seat], index, seat, snapshot, legal)
         try:
+            shown = None if watch is None else watch.shown(state, seat, move)
             apply(move)
         except IllegalMoveError as exc:  # legal_moves offered it: the rules disagree
             raise GameError(f"legal_moves offered {move!r} but apply refused it: {exc}") from exc
         except Exception as exc:
             raise GameError(f"{type(exc).__name__}: {exc}") from exc
         record_move(move)
+        if watch is not None:
+            try:
+                views = watch.views(state)
+            except Exception as exc:
+                raise GameError(f"{type(exc).__name__}: {exc}") from exc
+            watch.tell(seat, move, shown, views)
+
+
+class _Watch:
+    """The seats told of every move: in-process strategies that override ``observe``
+    and strategy processes that took the ``observe`` extension (``moved`` messages).
+    Each is told the move as it may see it (see ``observe.py``) with its view after it;
+    a strategy whose ``observe`` fails forfeits at its next turn, as a strategy process
+    does (it can only say so when next asked)."""
+
+    def __init__(
+        self, state: State, players: list[Any], local: list[bool], index: int, timed: Any
+    ) -> None:
+        self.reading = reading_of(state.game)
+        self.players, self.local, self.index, self.timed = players, local, index, timed
+        self.seats = [s for s, p in enumerate(players) if _observes(p)]
+
+    @classmethod
+    def of(
+        cls, state: State, players: list[Any], local: list[bool], index: int, timed: Any
+    ) -> _Watch | None:
+        """The watch of a game, or ``None`` when no seat observes (the usual case)."""
+        if not any(_observes(p) for p in players):
+            return None
+        return cls(state, players, local, index, timed)
+
+    def shown(self, state: State, actor: int, move: Any) -> list[Any] | None:
+        """What each observing seat sees of ``move``, from the position before it
+        (``None``: the move itself, for every seat)."""
+        reading = self.reading
+        if reading is None:
+            return None
+        return [reading(state, actor, move, s) for s in self.seats]
+
+    def views(self, state: State) -> list[Any]:
+        """Each observing seat's view after the move (a snapshot for a process)."""
+        out: list[Any] = []
+        for s in self.seats:
+            player = self.players[s]
+            if type(player) is _Failed or not player.wants_view:
+                out.append(None)
+            elif type(player) is _Local:
+                out.append(state.view(s))
+            else:
+                out.append(state.view(s).snapshot())
+        return out
+
+    def tell(self, actor: int, move: Any, shown: list[Any] | None, views: list[Any]) -> None:
+        for k, s in enumerate(self.seats):
+            player = self.players[s]
+            seen = move if shown is None else shown[k]
+            if type(player) is RemoteSeat:
+                player.observe(self.index, s, actor, seen, views[k])
+            elif type(player) is _Local:
+                view = views[k]
+                if view is not None:
+                    try:
+                        view.game = player.game
+                    except AttributeError:
+                        pass
+                try:
+                    _guarded(s, self.timed, player.observe, actor, copy_move(seen), view)
+                except Forfeit as forfeit:  # at its next turn (see the class doc)
+                    self.players[s] = _Failed(forfeit)
+                    self.local[s] = False
+
+
+def _observes(player: Any) -> bool:
+    if type(player) is _Local:
+        return player.observe is not None
+    return type(player) is RemoteSeat and player.observes

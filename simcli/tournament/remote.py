@@ -82,6 +82,11 @@ class RemoteSeat:
     def wants_view(self) -> bool:
         return self.process is None or self.process.wants_view
 
+    @property
+    def observes(self) -> bool:
+        """Whether the process took the ``observe`` extension (``moved`` messages)."""
+        return self.process is not None and self.process.observes
+
     def needs_fresh_process(self, seed: int) -> bool:
         """Whether starting a game with this seat seed means a new process (the old one
         has seen this deal, or is gone)."""
@@ -196,7 +201,27 @@ class RemoteSeat:
             reply = {"type": "move", **{k: entry[k] for k in ("index", "move") if k in entry}}
         return self.answer(seat, reply, legal)
 
-    def end_game(self, index: int, seat: int, record: Mapping[str, Any]) -> None:
+    def observe(self, index: int, seat: int, actor: int, move: Any, view: Any) -> None:
+        """Queue a ``moved`` message (``observe`` extension): ``actor`` (a seat, or -1
+        for a chance event) made ``move``, as this seat may see it; ``view`` is the seat's
+        snapshot after it, or ``None``. It goes out with the next message."""
+        process = self.process
+        if process is None:
+            return
+        message: dict[str, Any] = {
+            "type": "moved",
+            "index": index,
+            "seat": seat,
+            "player": actor,
+            "move": move,
+        }
+        if view is not None:
+            message["view"] = view
+        process.queue(message)
+
+    def end_game(self, index: int, seat: int, record: Mapping[str, Any], view: Any = None) -> None:
+        """Queue the ``end`` message (with the seat's final view for a process that took
+        the ``observe`` extension and wants views)."""
         process = self.process
         if process is None:
             return
@@ -208,6 +233,8 @@ class RemoteSeat:
             "winners": record.get("winners"),
             "termination": record.get("termination"),
         }
+        if view is not None:
+            notice["view"] = view
         process.queue(notice)  # goes out with the next message (if the process lives on)
 
     def close(self) -> None:

@@ -24,6 +24,7 @@ from typing import Any
 from simcli.protocol import (
     BATCH,
     MAX_LINE,
+    OBSERVE,
     PROTOCOL_VERSION,
     ProtocolError,
     decode,
@@ -116,7 +117,7 @@ class StrategyProcess:
             self.stop()
             raise
         self.wants_view = True
-        self.interleaves = self.batches = False
+        self.interleaves = self.batches = self.observes = False
         if wait:
             self.handshake()
 
@@ -150,6 +151,7 @@ class StrategyProcess:
         self.interleaves = reply.get("interleave") is True
         extensions = reply.get("extensions")
         self.batches = type(extensions) is list and BATCH in extensions
+        self.observes = type(extensions) is list and OBSERVE in extensions
 
     # -- pipes ---------------------------------------------------------------------
 
