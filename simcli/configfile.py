@@ -498,28 +498,25 @@ def _check_params(doc: Doc, path: KeyPath, name: str, cls: Any, params: dict[str
 
 
 def _check_isolation(doc: Doc, game: Any, strategies: list[StrategySpec], variants: Any) -> None:
-    """Strategies in their own processes receive views as JSON: the game must rebuild
-    them, and every game of the run must be the one the processes load."""
+    """Strategies in their own processes receive views as JSON: every game of the run
+    (a variant's own game class too, which the processes load) must rebuild them."""
     from simcli.game import Game
+    from simcli.games import load_game
 
     isolated = [i for i, s in enumerate(strategies) if s.isolated]
     if not isolated:
         return
     path = ("strategies", isolated[0])
-    if type(game).state_from_snapshot is Game.state_from_snapshot:
-        raise doc.error(
-            path,
-            f"game '{game.id}' has no state_from_snapshot, so a strategy in its own process "
-            "cannot receive its view; run the strategies in-process (isolation: inprocess) "
-            "or give the game state_from_snapshot (docs/new-game.md)",
-        )
-    own = [v.name for v in variants if v.game]
-    if own:
-        raise doc.error(
-            path,
-            f"variant '{own[0]}' plays its own game class, which strategies in their own "
-            "processes cannot load per game yet; run them in-process for this sweep",
-        )
+    games = [game, *(load_game(v.game, doc.path.parent) for v in variants if v.game)]
+    for rules in games:
+        if type(rules).state_from_snapshot is Game.state_from_snapshot:
+            raise doc.error(
+                path,
+                f"game '{rules.id}' ({type(rules).__name__}) has no state_from_snapshot, so a "
+                "strategy in its own process cannot receive its view; run the strategies "
+                "in-process (isolation: inprocess) or give the game state_from_snapshot "
+                "(docs/new-game.md)",
+            )
 
 
 def _command(doc: Doc, path: KeyPath, text: str) -> list[str]:

@@ -114,7 +114,9 @@ def game_play(
         timed = None if clock is None or isinstance(clock, NoClock) else clock.move
         if strategy_game is None:
             strategy_game = type(game)()
-        _start(players_, strategy_game, index, seed, seats, factories, timed, rules_options)
+        _start(
+            players_, strategy_game, index, seed, seats, factories, timed, rules_options, variant
+        )
         yield from _play_out(state, players_, moves, rng, timed, index, clocks)
         try:
             outcome = state.outcome()
@@ -227,6 +229,7 @@ def _start(
     factories: Mapping[str, StrategyFactory],
     timed: Any,
     options: Mapping[str, Any],
+    variant: str | None = None,
 ) -> None:
     """Make and start the player of every seat into ``started``. Each in-process
     strategy gets a game object of its own for this game (:func:`private_copy` of
@@ -238,7 +241,7 @@ def _start(
         factory = factories[name]
         try:
             if isinstance(factory, RemoteSeatFactory):
-                player = factory.for_seat(seat)
+                player = factory.for_seat(seat, variant)
                 player.start_game(index, seat, derive_seed(seed, "seat", seat), options)
             else:
                 mine = private_copy(game)

@@ -70,8 +70,10 @@ class RemoteSeat:
     Requests are answered in the order they were sent, so a driver may have several
     games waiting on one process (``pending``, oldest first: see ``interleave.py``)."""
 
-    def __init__(self, factory: RemoteSeatFactory):
+    def __init__(self, factory: RemoteSeatFactory, game: str | None = None):
         self.factory = factory
+        #: the game its processes load (``hello``'s ``game``): a variant may bring its own
+        self.game = game if game is not None else factory.game
         self.process: StrategyProcess | None = None
         self.seen: set[int] = set()  # the seat seeds (deals) this process has played
         self.pending: deque[Any] = deque()  # what waits for an answer, oldest first
@@ -99,7 +101,7 @@ class RemoteSeat:
         by side."""
         if self.process is None and self.fault is None:
             try:
-                self.process = self.factory.spawn(options, wait=False)
+                self.process = self.factory.spawn(options, wait=False, game=self.game)
                 self.options_sent = options
             except StrategyFault as fault:
                 self.fault = fault
@@ -128,7 +130,7 @@ class RemoteSeat:
                 fault, self.fault = self.fault, None
                 raise fault
             if process is None:
-                process = self.process = self.factory.spawn(options)
+                process = self.process = self.factory.spawn(options, game=self.game)
                 self.options_sent = options
             message: dict[str, Any] = {"type": "start", "index": index, "seat": seat, "seed": seed}
             if options != self.options_sent:
@@ -247,7 +249,9 @@ class RemoteSeat:
 
 class RemoteSeatFactory:
     """One configured strategy that runs out of process, with one :class:`RemoteSeat`
-    per seat it sits in (in this worker)."""
+    per seat it sits in (in this worker) and game it plays: a variant that plays its own
+    game class (``variants: [{game: file.py:Class}]``) has processes of its own, which
+    load that game (``games``: variant name -> its game, where it differs)."""
 
     def __init__(
         self,
@@ -260,31 +264,36 @@ class RemoteSeatFactory:
         move_seconds: float | None,
         memory_limit: int | None = None,
         cwd: str | None = None,
+        games: Mapping[str, str] | None = None,
     ):
         self.name = name
         self.command = list(command)
         self.game = game
+        self.games = dict(games or {})
         self.players = players
         self.params = dict(params)
         self.move_seconds = move_seconds or DEFAULT_MOVE_SECONDS
         self.memory_limit = memory_limit
         self.cwd = cwd
-        self.seats: dict[int, RemoteSeat] = {}
+        self.seats: dict[tuple[int, str], RemoteSeat] = {}
         #: Whether its processes play several games at once (known from the handshake;
         #: the Python client does).
         self.interleaves = command[1:3] == ["-m", "simcli.protocol.client"]
 
-    def for_seat(self, seat: int) -> RemoteSeat:
-        player = self.seats.get(seat)
+    def for_seat(self, seat: int, variant: str | None = None) -> RemoteSeat:
+        """The player of ``seat`` in a game of ``variant`` (its processes load the
+        variant's game)."""
+        game = self.games.get(variant, self.game) if variant is not None else self.game
+        player = self.seats.get((seat, game))
         if player is None:
-            player = self.seats[seat] = RemoteSeat(self)
+            player = self.seats[seat, game] = RemoteSeat(self, game)
         return player
 
-    def hello(self, options: Mapping[str, Any]) -> dict[str, Any]:
+    def hello(self, options: Mapping[str, Any], game: str | None = None) -> dict[str, Any]:
         return {
             "type": "hello",
             "protocol": PROTOCOL_VERSION,
-            "game": self.game,
+            "game": self.game if game is None else game,
             "players": self.players,
             "options": dict(options),
             "params": self.params,
@@ -292,13 +301,16 @@ class RemoteSeatFactory:
             "extensions": list(EXTENSIONS),
         }
 
-    def spawn(self, options: Mapping[str, Any], wait: bool = True) -> StrategyProcess:
+    def spawn(
+        self, options: Mapping[str, Any], wait: bool = True, game: str | None = None
+    ) -> StrategyProcess:
         """A new process of this strategy (with ``wait`` false, its handshake is for the
-        caller to complete: see :meth:`StrategyProcess.handshake`)."""
+        caller to complete: see :meth:`StrategyProcess.handshake`), playing ``game``
+        (default: the config's)."""
         process = StrategyProcess(
             self.name,
             self.command,
-            self.hello(options),
+            self.hello(options, game),
             cwd=self.cwd,
             memory_limit=self.memory_limit,
             wait=wait,
@@ -320,16 +332,22 @@ class RemoteSeatFactory:
             player.close()
 
 
-def check_handshakes(factories: Sequence[RemoteSeatFactory], options: Mapping[str, Any]) -> None:
+def check_handshakes(
+    factories: Sequence[RemoteSeatFactory],
+    options: Mapping[str, Any],
+    games: Sequence[tuple[str | None, Mapping[str, Any]]] = (),
+) -> None:
     """Start every program at once, complete the handshakes and stop them:
     ``ValueError`` naming the strategy and the reason for the first that fails (``simcli
-    validate`` and ``run`` call this before any game)."""
+    validate`` and ``run`` call this before any game). ``games``: further (game, options)
+    pairs each program is started for as well (variants with a game of their own)."""
     started: list[tuple[RemoteSeatFactory, StrategyProcess | StrategyFault]] = []
     for factory in factories:
-        try:
-            started.append((factory, factory.spawn(options, wait=False)))
-        except StrategyFault as fault:
-            started.append((factory, fault))
+        for game, opts in [(None, options), *games]:
+            try:
+                started.append((factory, factory.spawn(opts, wait=False, game=game)))
+            except StrategyFault as fault:
+                started.append((factory, fault))
     failure = None
     for factory, process in started:
         if isinstance(process, StrategyProcess):

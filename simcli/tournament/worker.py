@@ -244,7 +244,7 @@ class ChunkPlayer:
     def _job(self, index: int) -> Job:
         spec = self.schedule.spec(index)
         seeds = [
-            (factory.for_seat(seat), derive_seed(spec.seed, "seat", seat))
+            (factory.for_seat(seat, spec.variant), derive_seed(spec.seed, "seat", seat))
             for seat, name in enumerate(spec.seats)
             if isinstance(factory := self.factories[name], RemoteSeatFactory)
         ]
@@ -305,8 +305,19 @@ def strategy_factories(config: Config) -> dict[str, StrategyFactory]:
             move_seconds=config.move_time_limit,
             memory_limit=spec.memory_limit * 2**20 if spec.memory_limit else None,
             cwd=cwd,
+            games=variant_games(config),
         )
     return factories
+
+
+def variant_games(config: Config) -> dict[str, str]:
+    """The game a strategy process loads for each variant that plays its own game class
+    (where the records' ``game_source`` says it came from)."""
+    return {
+        v.name: (game_source_for(config, v.name) or {}).get("use", v.game)
+        for v in config.variants
+        if v.game is not None
+    }
 
 
 def _folder(config: Config) -> str:
@@ -320,8 +331,10 @@ def check_strategy_processes(config: Config) -> None:
     from simcli.errors import StrategyLoadError
 
     remote = [f for f in strategy_factories(config).values() if isinstance(f, RemoteSeatFactory)]
+    own = variant_games(config)
+    games = [(use, config.options_for(name)) for name, use in own.items()]
     try:
-        check_handshakes(remote, config.options)
+        check_handshakes(remote, config.options, games)
     except ValueError as exc:
         raise StrategyLoadError(str(exc)) from None
 
