@@ -13,7 +13,7 @@ import simcli.games
 from simcli import native
 
 PURE_CHECK = (
-    "import json, simcli.native as n, simcli.games.libraria as m; "
+    "import json, simcli.native as n, simcli.games.library.state as m; "
     "print(json.dumps([n.in_use(), n.active_path(), m.__file__]))"
 )
 
@@ -31,11 +31,11 @@ def test_simcli_pure_loads_every_module_from_its_source() -> None:
         capture_output=True,
         text=True,
     ).stdout
-    in_use, path, libraria = json.loads(out)
+    in_use, path, source = json.loads(out)
     assert set(in_use) == set(native.COMPILED)
     assert not any(in_use.values())
     assert path == "pure"
-    assert libraria.endswith("libraria.py")
+    assert source.endswith(os.path.join("library", "state.py"))
 
 
 @pytest.mark.slow
@@ -56,7 +56,8 @@ def test_the_compiled_modules_are_the_ones_in_use_when_built() -> None:
     SIMCLI_REQUIRE_COMPILED=1 (.ci/run) makes that a failure."""
     if native.select().forced:
         pytest.skip("SIMCLI_PURE=1 is set: the pure path is tested")
-    built, stale = native._built(), native.select().stale
+    stale = native.select().stale
+    built = native.select().current
     why = None
     if not built:
         why = "no compiled engines built (pip install -e . with Cython and a C compiler)"
@@ -75,16 +76,17 @@ def test_the_compiled_modules_are_the_ones_in_use_when_built() -> None:
 
 
 def test_a_module_whose_source_changed_since_the_build_runs_from_its_source() -> None:
-    current = native.source_digest("simcli.games.libraria")
-    selection = native.Selection(False, {"simcli.games.libraria": "0" * 64})
-    assert selection.stale == ["simcli.games.libraria"]
-    assert "simcli.games.libraria" in selection.pure_modules
-    fresh = native.Selection(False, {"simcli.games.libraria": current})
-    assert fresh.current == ["simcli.games.libraria"] and not fresh.stale
-    assert "simcli.games.libraria" not in fresh.pure_modules
-    assert native.Selection(True, {"simcli.games.libraria": current}).pure_modules == set(
-        native.COMPILED
-    )
+    name = "simcli.games.library.state"
+    current = native.source_digest(name)
+    other = "simcli.games.libraria"  # an extension of a module the build no longer lists
+    present = {name, other}
+    selection = native.Selection(False, present, {name: "0" * 64, other: "0"})
+    assert selection.stale == [name] and not selection.current
+    assert selection.pure_modules == present
+    fresh = native.Selection(False, present, {name: current})
+    assert fresh.current == [name] and not fresh.stale
+    assert fresh.pure_modules == {other}
+    assert native.Selection(True, present, {name: current}).pure_modules == present
 
 
 def test_the_source_finder_passes_over_an_extension() -> None:
