@@ -679,6 +679,24 @@ def chance_problem(state: State, rng: random.Random) -> str | None:
     listed = state.chance_outcomes()
     if listed is None:
         return None
+    problem = _listing_problem(listed)
+    if problem:
+        return problem
+    for outcome, _ in listed:
+        try:
+            state.clone().apply(outcome)
+        except IllegalMoveError as exc:
+            return f"the listed outcome {outcome!r} is refused by apply: {exc}"
+    texts = {json.dumps(outcome, sort_keys=True) for outcome, _ in listed}
+    for _ in range(CHANCE_DRAWS):
+        drawn = state.clone().sample_chance(random.Random(rng.random()))
+        if json.dumps(drawn, sort_keys=True) not in texts:
+            return f"sample_chance drew {drawn!r}, which chance_outcomes() does not list"
+    return None
+
+
+def _listing_problem(listed: list[tuple[Any, float]]) -> str | None:
+    """Why a list of (outcome, probability) is not a distribution over distinct outcomes."""
     if not listed:
         return "chance_outcomes() lists no outcome"
     texts = [json.dumps(outcome, sort_keys=True) for outcome, _ in listed]
@@ -690,15 +708,6 @@ def chance_problem(state: State, rng: random.Random) -> str | None:
     total = math.fsum(probabilities)
     if abs(total - 1.0) > 1e-9:
         return f"the probabilities of chance_outcomes() sum to {total!r}, not 1"
-    for outcome, _ in listed:
-        try:
-            state.clone().apply(outcome)
-        except IllegalMoveError as exc:
-            return f"the listed outcome {outcome!r} is refused by apply: {exc}"
-    for _ in range(CHANCE_DRAWS):
-        drawn = state.clone().sample_chance(random.Random(rng.random()))
-        if json.dumps(drawn, sort_keys=True) not in texts:
-            return f"sample_chance drew {drawn!r}, which chance_outcomes() does not list"
     return None
 
 

@@ -197,6 +197,8 @@ def test_chance_problem_catches_wrong_lists() -> None:
         ([(1, 1.0)], "does not list"),  # the die shows other faces too
         ([(1, 0.5), (1, 0.5)], "twice"),
         ([(7, 1.0)], "refused by apply"),
+        ([], "no outcome"),
+        ([(1, 1.5), (2, -0.5)], "not positive"),
     ]
     for listed, message in cases:
         state.chance_outcomes = lambda listed=listed: listed  # type: ignore[method-assign]
