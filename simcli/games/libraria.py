@@ -378,7 +378,7 @@ class Libraria(Game):
     def render_svg(self, state: State, seat: int | None = None) -> str:
         from simcli.games.libraria_svg import render_svg
 
-        return render_svg(state)  # type: ignore[arg-type]
+        return render_svg(state, SIZE, SPOTS_PER_SIDE, EMPTY)  # type: ignore[arg-type]
 
     def evaluate(self, state: State, seat: int) -> float:
         """Score difference for ``seat`` if the game ended with the counters now placed

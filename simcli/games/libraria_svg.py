@@ -14,9 +14,10 @@ CELL = 64
 MARGIN = 28
 
 
-def render_svg(state: LibrariaState) -> str:
-    from simcli.games.libraria import EMPTY, SIZE, SPOTS_PER_SIDE
-
+def render_svg(state: LibrariaState, size: int, spots_per_side: int, empty: int) -> str:
+    """The picture of ``state`` on a ``size`` x ``size`` grid of tiles (the rules module
+    passes its constants: this module does not import it, so the two form no cycle)."""
+    SIZE, SPOTS_PER_SIDE, EMPTY = size, spots_per_side, empty  # noqa: N806
     body = []
     for tile, value in enumerate(state.tiles):
         r, c = divmod(tile, SIZE)
