@@ -68,7 +68,7 @@ def balance(
     if not quiet:
         click.echo(
             f"games: {outcome.out / 'games.jsonl'}; balance: {outcome.out / 'balance.json'}; "
-            f"report: {outcome.out / 'balance.md'}"
+            f"report: {outcome.out / 'balance.md'}, {outcome.out / 'report.html'}"
         )
     if outcome.errors:
         click.echo(

@@ -89,7 +89,8 @@ def run(
     """Play the tournament described by CONFIG (a YAML file).
 
     Writes OUT/games.jsonl (one replayable record per game), OUT/run.json and OUT/run.log,
-    then the report (OUT/summary.json, OUT/report.md, OUT/plots/) and prints it.
+    then the report (OUT/summary.json, OUT/report.md, OUT/report.html with the board
+    viewer's pages of the games it lists in OUT/view/, OUT/plots/) and prints it.
 
     Exit codes: 0 done; 1 a game ended in an error of a rules module or a lost worker,
     an assert failed, or --check-determinism found a strategy that does not reproduce its
@@ -150,7 +151,7 @@ def say_outcome(outcome, config_path: str, quiet: bool) -> None:
         rate = played / result.seconds if result.seconds else 0.0
         click.echo(
             f"{result.seconds:.1f} s, {rate:.0f} games/s; games: {target / 'games.jsonl'}"
-            f"; report: {target / 'report.md'}"
+            f"; report: {target / 'report.md'}, {target / 'report.html'}"
         )
     for line in outcome.assert_lines:
         click.echo(line, err=line.startswith("the config has no asserts"))
