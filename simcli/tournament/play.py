@@ -203,13 +203,8 @@ def _tell_end(record: Record, seat: int, player: _Local, view: State | None, tim
         tuple(record.get("winners") or ()),
         record.get("termination") or "error",
     )
-    if view is not None:
-        try:
-            view.game = player.game
-        except AttributeError:
-            pass
     try:
-        _guarded(seat, timed, player.end, outcome, view)
+        _guarded(seat, timed, player.end, outcome, _owned(view, player.game))
     except Forfeit as failure:
         log.warning(
             "game %d: seat %d's end_game failed: %s: %s",
@@ -469,17 +464,23 @@ class _Watch:
             if type(player) is RemoteSeat:
                 player.observe(self.index, s, actor, seen, views[k])
             elif type(player) is _Local:
-                view = views[k]
-                if view is not None:
-                    try:
-                        view.game = player.game
-                    except AttributeError:
-                        pass
+                view = _owned(views[k], player.game)
                 try:
                     _guarded(s, self.timed, player.observe, actor, copy_move(seen), view)
                 except Forfeit as forfeit:  # at its next turn (see the class doc)
                     self.players[s] = _Failed(forfeit)
                     self.local[s] = False
+
+
+def _owned(view: State | None, game: Game) -> State | None:
+    """``view``, referring to the strategy's own game object (as the views ``choose``
+    gets do)."""
+    if view is not None:
+        try:
+            view.game = game
+        except AttributeError:  # a state whose game cannot be set
+            pass
+    return view
 
 
 def _observes(player: Any) -> bool:
