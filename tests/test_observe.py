@@ -242,3 +242,37 @@ def test_a_cmd_bot_observes_in_a_run(tmp_path):
     moved = [m for m in messages if m["type"] == "moved"]
     assert len(moved) == 2 * 4 and {m["player"] for m in moved} == {CHANCE, 0, 1}
     assert all(m["move"] is None for m in moved if m["seat"] == 1 and m["view"]["ply"] == 1)
+
+
+def test_ex_libris_shows_a_card_passed_hand_to_hand_to_those_two_seats_only():
+    """Ex Libris (4 players): the Gelatinous Cube's random card (seat 1 gives, seat 0
+    takes) and a card given to a Goblin Sneak (seat 1 to seat 2) are seen by the giver and
+    the taker; a reshuffled deck by nobody; every other move by everyone."""
+    from types import SimpleNamespace
+
+    from simcli.games.ex_libris.assistants import Give, RandomCard
+    from simcli.games.ex_libris.effects import ReshuffleDeck
+    from simcli.tournament.observe import reading_of
+
+    reading = reading_of(load_game("ex_libris"))
+    cube = SimpleNamespace(tasks=[RandomCard(seat=1, taker=0)])
+    assert [reading(cube, CHANCE, "C4", s) for s in range(4)] == ["C4", "C4", None, None]
+    goblin = SimpleNamespace(tasks=[Give(seat=1, taker=2, category=0)])
+    shown = [reading(goblin, 1, ["give", "A3"], s) for s in range(4)]
+    assert shown == [["give", None], ["give", "A3"], ["give", "A3"], ["give", None]]
+    shuffle = SimpleNamespace(tasks=[ReshuffleDeck()])
+    assert [reading(shuffle, CHANCE, ["A1", "B2"], s) for s in range(4)] == [None] * 4
+    assert reading(goblin, 3, ["loc", 12], 0) == ["loc", 12]
+
+
+def test_the_default_readings_of_the_other_games():
+    """Perfect-information games show everything (nothing to mask); Ada's Library and
+    Bibliogamo hide a reshuffle's order and show the seats' moves."""
+    from simcli.tournament.observe import reading_of
+
+    assert reading_of(load_game("libraria")) is None
+    assert reading_of(load_game("library")) is None
+    for game in ("adas_library", "bibliogamo"):
+        reading = reading_of(load_game(game))
+        assert reading(None, CHANCE, ["move1", "move2"], 0) is None
+        assert reading(None, 1, ["move1", 0, "R"], 0) == ["move1", 0, "R"]
