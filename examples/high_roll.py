@@ -187,6 +187,13 @@ class HighRoll(Game):
         state.secret = [rng.randint(1, 6) if s is None else s for s in state.secret]
         return state
 
+    def observed_move(self, state: State, actor: int, move: Any, seat: int) -> Any:
+        """What ``seat`` is told of ``move`` (``Strategy.observe``): every roll is a
+        public die, so every move is shown as made. (Without this method a game with
+        hidden information has its chance outcomes hidden; the secret dice are dealt in
+        the setup, not rolled as moves.)"""
+        return move
+
     def evaluate(self, state: State, seat: int) -> float:
         """The seat's score if the game ended now (a hidden die counts 3.5)."""
         secret = state.secret[seat]  # type: ignore[attr-defined]

@@ -276,3 +276,17 @@ def test_the_default_readings_of_the_other_games():
         reading = reading_of(load_game(game))
         assert reading(None, CHANCE, ["move1", "move2"], 0) is None
         assert reading(None, 1, ["move1", 0, "R"], 0) == ["move1", 0, "R"]
+
+
+def test_a_game_says_what_a_seat_sees_through_its_own_method():
+    """The masking is the game's: Ex Libris and the High Roll example carry
+    ``observed_move``; High Roll's public rolls are shown although it hides information
+    (the default would hide every chance outcome)."""
+    from simcli.tournament.observe import reading_of
+
+    ex_libris = load_game("ex_libris")
+    assert reading_of(ex_libris) == ex_libris.observed_move
+    examples = Path(__file__).resolve().parent.parent / "examples"
+    high_roll = load_game(f"{examples / 'high_roll.py'}:HighRoll")
+    assert not high_roll.perfect_information
+    assert [reading_of(high_roll)(None, CHANCE, 5, s) for s in range(3)] == [5, 5, 5]

@@ -12,9 +12,8 @@ see is the game's to say, through an optional method of its :class:`~simcli.game
 returning the move, a masked copy of it, or ``None`` (all of it hidden). A game without
 one gets the default: in a perfect-information game every move is public; in a
 hidden-information game the seats' own moves are public and chance outcomes (shuffles,
-draws) are hidden from every seat. The built-in games whose rules show part of a move to
-some seats only have their reading here (:data:`BUILTIN_READINGS`) until their rules
-modules carry the method themselves.
+draws) are hidden from every seat. Ex Libris, whose rules show some moves to two seats
+only, has its own (simcli/games/ex_libris/observed.py).
 """
 
 from __future__ import annotations
@@ -39,35 +38,12 @@ def chance_hidden(state: State, actor: int, move: Any, seat: int) -> Any:
     return None if actor == CHANCE else move
 
 
-def ex_libris(state: Any, actor: int, move: Any, seat: int) -> Any:
-    """Ex Libris (*Reglas del juego Ex Libris*): a reshuffled deck or location stack is
-    face down; the Gelatinous Cube's random card is seen by the seat that gives it and the
-    seat that takes it; a card given to a Goblin Sneak goes from hand to hand, seen by
-    those two alone (``["give", None]`` for the others). Every other move is open."""
-    tasks = getattr(state, "tasks", None)
-    task = tasks[-1] if tasks else None
-    if actor == CHANCE:
-        if getattr(task, "name", None) == "random_card" and seat in (task.seat, task.taker):
-            return move
-        return None
-    if type(move) is list and move and move[0] == "give" and getattr(task, "name", "") == "give":
-        return move if seat in (actor, task.taker) else ["give", None]
-    return move
-
-
-#: Readings of built-in games whose rules show a move to some seats only (by game id).
-BUILTIN_READINGS: dict[str, Reading] = {"ex_libris": ex_libris}
-
-
 def reading_of(game: Game) -> Reading | None:
     """How ``game``'s moves are shown to the seats; ``None`` when every move is public
     (nothing to mask)."""
     hook = getattr(game, "observed_move", None)
     if hook is not None:
         return hook
-    builtin = BUILTIN_READINGS.get(getattr(game, "id", ""))
-    if builtin is not None:  # variants keep the id of the game they change
-        return builtin
     if getattr(game, "perfect_information", True):
         return None
     return chance_hidden

@@ -14,6 +14,7 @@ from simcli.games.compensation import KOMI, drop_defaults, komi_option
 from simcli.games.ex_libris.assistants import HOME_ACTION
 from simcli.games.ex_libris.components import Components, load_components
 from simcli.games.ex_libris.inspection import PROMINENT_TIES
+from simcli.games.ex_libris.observed import observed_move
 from simcli.games.ex_libris.phases import LibraryChoice, Round
 from simcli.games.ex_libris.snapshot import rebuild
 from simcli.games.ex_libris.state import HAND_SIZE, UNKNOWN, ExLibrisState
@@ -152,6 +153,10 @@ class ExLibris(Game):
         ``snapshot`` (hidden cards stay hidden)."""
         self.check_players(players)
         return rebuild(self, players, options, snapshot)
+
+    def observed_move(self, state: State, actor: int, move: Any, seat: int) -> Any:
+        """What ``seat`` sees of ``move`` (``Strategy.observe``): see observed.py."""
+        return observed_move(state, actor, move, seat)
 
     def render_svg(self, state: State, seat: int | None = None) -> str:
         from simcli.games.ex_libris.svg import render_svg
