@@ -36,6 +36,9 @@ class EntryPointInfo:
     package: str | None
 
 
+#: The start of the module name a ``file.py`` target is imported under.
+USER_MODULE_PREFIX = "simcli_user_"
+
 def entry_points(group: str) -> dict[str, EntryPointInfo]:
     """The entry points of ``group`` by name (looked up afresh: a test may add a package)."""
     found: dict[str, EntryPointInfo] = {}
@@ -80,7 +83,7 @@ def _import_file(target: str, base_dir: Path | None, what: str, error: type[Exce
     found = resolve_file(target, base_dir, what, error)
     # A stable module name, so instances pickle the same way in every process.
     digest = hashlib.sha256(str(found).encode()).hexdigest()[:12]
-    name = f"simcli_user_{found.stem}_{digest}"
+    name = f"{USER_MODULE_PREFIX}{found.stem}_{digest}"
     if name in sys.modules:
         return sys.modules[name]
     spec = importlib.util.spec_from_file_location(name, found)

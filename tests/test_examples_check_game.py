@@ -84,3 +84,19 @@ def test_a_variant_record_verifies_under_the_variant_and_not_the_rulebook() -> N
     assert replay(record) == []
     rulebook = {key: value for key, value in record.items() if key != "game_source"}
     assert "final_hash" in " ".join(m.message for m in replay(rulebook))
+
+
+def test_a_variant_game_object_played_through_simcli_play_names_its_rules() -> None:
+    """``simcli.play(game_object, ...)`` of a variant records where its class came from,
+    as a run does, so the record replays under the variant (not the built-in game of the
+    same id); the built-in game's own object records no source."""
+    import simcli
+    from simcli.games import get_game
+    from simcli.verify import replay
+
+    variant = load_game(f"{EXAMPLES / 'libraria_mouse.py'}:MouseMinusTwo")
+    record = simcli.play(variant, "random", players=2, seed=3)
+    assert record["game_source"]["kind"] == "file"
+    assert record["game_source"]["use"].endswith("libraria_mouse.py:MouseMinusTwo")
+    assert replay(record) == []
+    assert "game_source" not in simcli.play(get_game("libraria"), "random", players=2, seed=3)

@@ -7,7 +7,7 @@ from typing import Any
 
 from simcli.errors import SimcliError
 from simcli.game import Game
-from simcli.games import game_source, load_game
+from simcli.games import game_source, instance_source, load_game
 from simcli.records import Record
 from simcli.strategy import Strategy, check_params, load_strategy_class
 from simcli.tournament.clock import make_clock
@@ -35,9 +35,11 @@ def play(
     game, and return its record: the same record a run writes for a game of that seed
     (``index`` is the record's place in its schedule). The referee is the run's: a
     strategy that fails forfeits, a rules error ends the game as ``error``. A plug-in
-    game named by ``file.py:Class`` gets the ``game_source`` a run's record has."""
+    game (named by ``file.py:Class``, or a game object of a class other than a built-in
+    game's own, such as a rules variant) gets the ``game_source`` a run's record has, so
+    the record replays under those rules."""
     rules = load_game(game) if isinstance(game, str) else game
-    source = game_source(game) if isinstance(game, str) else None
+    source = game_source(game) if isinstance(game, str) else instance_source(game)
     seats = _seat_list(strategies, players)
     rules.check_players(len(seats))
     resolved = rules.resolve_options(options)

@@ -10,6 +10,7 @@ same rules again and notice when they changed.
 from __future__ import annotations
 
 import random
+import sys
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
@@ -20,6 +21,7 @@ from simcli.game import Game
 from simcli.plugins import (
     GAME_GROUP,
     SOURCE_KEYS,
+    USER_MODULE_PREFIX,
     class_from,
     entry_points,
     fingerprint,
@@ -93,6 +95,25 @@ def game_source(use: str, base_dir: Path | None = None) -> GameSource | None:
     if source is None:
         return None
     return replace(source, fingerprint=fingerprint(type(game)))
+
+
+def instance_source(game: Game) -> GameSource | None:
+    """The :class:`GameSource` of a game object (``simcli.play(game_object, ...)``): its
+    records must say which rules made them, or a replay would take the built-in game of
+    the same id. ``None`` for a built-in game's own class, and for a class that cannot be
+    loaded again by name (defined inside a function, or in no file)."""
+    cls = type(game)
+    if game.id in GAMES and type(get_game(game.id)) is cls:
+        return None
+    if "<locals>" in cls.__qualname__:
+        return None
+    module = sys.modules.get(cls.__module__)
+    file = getattr(module, "__file__", None)
+    if cls.__module__ == "__main__" or cls.__module__.startswith(USER_MODULE_PREFIX):
+        if not file:
+            return None
+        return _source("file", f"{Path(file).resolve()}:{cls.__qualname__}", game, None)
+    return _source("module", f"{cls.__module__}:{cls.__qualname__}", game, None)
 
 
 def installed_games() -> dict[str, Any]:
