@@ -12,10 +12,9 @@ the page, cut from the heading of that part to the next heading of its level.
 from __future__ import annotations
 
 import argparse
-import shutil
 from pathlib import Path
 
-from playwright.sync_api import sync_playwright
+from shotlib import chromium_page, small  # beside this script
 
 #: name -> (first element, the element the picture stops before, or None: the first
 #: figure after the first element)
@@ -43,12 +42,7 @@ CLIP = """([first, stop]) => {
 
 
 def shoot(page_path: Path, shots: dict, out: Path, width: int) -> None:
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    if chromium is None:
-        raise SystemExit("no chromium on PATH")
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=chromium, headless=True, args=["--no-sandbox"])
-        page = browser.new_page(viewport={"width": width, "height": 900})
+    with chromium_page(width, 900) as page:
         page.goto(page_path.resolve().as_uri())
         page.wait_for_load_state("load")
         for name, where in shots.items():
@@ -57,15 +51,6 @@ def shoot(page_path: Path, shots: dict, out: Path, width: int) -> None:
             page.screenshot(path=str(path), clip=clip, full_page=True)
             small(path)
             print(path, path.stat().st_size // 1024, "KB")
-        browser.close()
-
-
-def small(out: Path) -> None:
-    """Keep the docs light: 64 colours are plenty for a page of text and charts."""
-    from PIL import Image
-
-    with Image.open(out) as image:
-        image.convert("RGB").quantize(colors=64).save(out, optimize=True)
 
 
 def main() -> None:

@@ -7,33 +7,18 @@ browser tests use (the system's chromium, driven by playwright).
 from __future__ import annotations
 
 import argparse
-import shutil
 from pathlib import Path
 
-from playwright.sync_api import sync_playwright
+from shotlib import chromium_page, small  # beside this script
 
 
 def shoot(page_path: Path, out: Path, ply: int, seat: int | None, width: int) -> None:
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    if chromium is None:
-        raise SystemExit("no chromium on PATH")
     hash_part = f"#ply={ply}" + (f"&seat={seat}" if seat is not None else "")
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=chromium, headless=True, args=["--no-sandbox"])
-        page = browser.new_page(viewport={"width": width, "height": 700})
+    with chromium_page(width, 700) as page:
         page.goto(page_path.resolve().as_uri() + hash_part)
         page.wait_for_selector("body[data-ready='1']")
         page.screenshot(path=str(out), full_page=False)
-        browser.close()
     small(out)
-
-
-def small(out: Path) -> None:
-    """Keep the docs light: 64 colours are plenty for a board picture."""
-    from PIL import Image
-
-    with Image.open(out) as image:
-        image.convert("RGB").quantize(colors=64).save(out, optimize=True)
 
 
 def main() -> None:
