@@ -117,6 +117,45 @@ def play_config():
     return play
 
 
+MIXED_RUN = """\
+name: {name}
+game: libraria
+strategies:
+  - {{name: random, use: random}}
+  - {{name: greedy, use: greedy}}
+  - {{name: raiser, use: bad.py:Raiser}}
+variants:
+  - {{name: two, options: {{opening: two_counters}}}}
+  - {{name: one, options: {{opening: one_counter}}}}
+format: round_robin
+games: 4
+seed: {seed}
+"""
+
+RAISER = """\
+from simcli.strategy import Strategy
+
+
+class Raiser(Strategy):
+    def choose(self, view, legal_moves):
+        if len(legal_moves) < 33 and self.rng.random() < 0.5:
+            raise RuntimeError("boom")
+        return legal_moves[0]
+"""
+
+
+@pytest.fixture(scope="session")
+def mixed_run(tmp_path_factory, play_config):
+    """Play a small Libraria run with forfeits (a strategy that raises half the time late
+    in a game) in two variants, named ``name``, from ``seed``; return its folder."""
+
+    def play(name: str, seed: int) -> Path:
+        folder = tmp_path_factory.mktemp(name)
+        return play_config(folder, MIXED_RUN.format(name=name, seed=seed), {"bad.py": RAISER})
+
+    return play
+
+
 # -- one Dask cluster for the session ------------------------------------------------------------
 
 

@@ -13,36 +13,10 @@ from simcli.stats import wording as W
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
-CONFIG = """\
-name: html
-game: libraria
-strategies:
-  - {name: random, use: random}
-  - {name: greedy, use: greedy}
-  - {name: raiser, use: bad.py:Raiser}
-variants:
-  - {name: two, options: {opening: two_counters}}
-  - {name: one, options: {opening: one_counter}}
-format: round_robin
-games: 4
-seed: 11
-"""
-
-RAISER = """\
-from simcli.strategy import Strategy
-
-
-class Raiser(Strategy):
-    def choose(self, view, legal_moves):
-        if len(legal_moves) < 33 and self.rng.random() < 0.5:
-            raise RuntimeError("boom")
-        return legal_moves[0]
-"""
-
 
 @pytest.fixture(scope="module")
-def run_dir(tmp_path_factory, play_config) -> Path:
-    return play_config(tmp_path_factory.mktemp("htmlrun"), CONFIG, {"bad.py": RAISER})
+def run_dir(mixed_run) -> Path:
+    return mixed_run("html", seed=11)
 
 
 @pytest.fixture
