@@ -184,11 +184,13 @@ def _run_locked(
         status = _stream(executor, chunk_ranges(start, total, size), out, writer, total, quiet)
     finally:
         seconds = time.perf_counter() - started
-        log.info("run %s: %d games in %.2f s", status, tally.games, seconds)
         affected = list(executor.affected)
         _finish_info(run_info, config, status, seconds, tally, start, size, affected, workers, void)
         write_json_atomic(out / RUN_INFO, run_info)
         write_timing(out, think)
+        # The last line just before closing: the log's queue reader then finds the log
+        # closed as soon as it has written it, instead of waiting out its poll (0.2 s).
+        log.info("run %s: %d games in %.2f s", status, tally.games, seconds)
         run_log.close()
     return RunResult(
         out=out,
