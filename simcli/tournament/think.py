@@ -5,7 +5,9 @@ in the run folder's sidecar ``timing.json``.
 A seat's moves in one game are summed up where the game is played (:class:`SeatClock`:
 moves, total, longest, and a histogram with 20 logarithmic bins per decade), so what
 travels to the parent is small whatever the game's length; the parent adds them up per
-strategy (:class:`ThinkTimes`). The mean and the maximum are exact; the 95th percentile
+strategy (:class:`ThinkTimes`). Moves are timed in whole nanoseconds and binned by exact
+integer edges (the first nanosecond at or above ``FLOOR * 10**(b / 20)``), by table
+look-up for times under 65 µs. The mean and the maximum are exact; the 95th percentile
 is read from the histogram, to within one bin (a factor of 10^(1/20), 12%).
 
 Which moves are timed: every move of an in-process strategy (the referee's timed region,
@@ -19,8 +21,11 @@ from __future__ import annotations
 
 import json
 import math
-from collections import Counter
+from bisect import bisect_right
+from collections import Counter, _count_elements
 from dataclasses import dataclass, field
+from functools import cache
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -45,25 +50,84 @@ def bin_upper(index: int) -> float:
 
 
 class SeatClock:
-    """One seat's moves in one game, as the referee times them: the hot loop only
-    appends (``add``, or ``times.append`` bound once); :meth:`packed` sums them up."""
+    """One seat's moves in one game, as the referee times them: the hot loop only appends
+    whole nanoseconds (``times.append`` bound once, of ``perf_counter_ns`` differences;
+    :meth:`add` takes seconds); :meth:`packed` sums them up."""
 
     __slots__ = ("times",)
 
     def __init__(self) -> None:
-        self.times: list[float] = []
+        self.times: list[int] = []
 
     def add(self, seconds: float) -> None:
-        self.times.append(seconds)
+        self.times.append(round(seconds * NS))
 
     def packed(self) -> Packed:
         times = self.times
-        bins: dict[int, int] = {}
-        get = bins.get
-        for seconds in times:
-            b = bin_of(seconds)
-            bins[b] = get(b, 0) + 1
-        return len(times), sum(times), max(times, default=0.0), tuple(sorted(bins.items()))
+        longest = max(times, default=0)
+        return len(times), sum(times) / NS, longest / NS, binned_ns(times, longest)
+
+
+NS = 1_000_000_000  # nanoseconds a second
+_FLOOR_NS = 100  # FLOOR in nanoseconds
+_EDGES_UP_TO = 300  # bins with a precomputed edge: up to FLOOR * 10**15 s
+
+
+@cache
+def _edges() -> tuple[int, ...]:
+    """The first whole nanosecond of every bin from 1 on: bin ``b`` holds the times from
+    ``edges[b - 1]`` up to, not including, ``edges[b]`` (bin 0 the rest, up to FLOOR)."""
+    return (_FLOOR_NS + 1, *(_first_ns(k) for k in range(1, _EDGES_UP_TO)))
+
+
+def _first_ns(k: int) -> int:
+    """The least whole number of nanoseconds at or above ``FLOOR * 10**(k / 20)``, in
+    exact integer arithmetic: the least ``v`` with ``v**20 >= 10**(40 + k)``."""
+    bound = 10 ** (2 * BINS_PER_DECADE + k)
+    v = math.ceil(_FLOOR_NS * 10 ** (k / BINS_PER_DECADE))  # within a few of it
+    while v**BINS_PER_DECADE < bound:
+        v += 1
+    while v > 1 and (v - 1) ** BINS_PER_DECADE >= bound:
+        v -= 1
+    return v
+
+
+def bin_of_ns(ns: int) -> int:
+    """The bin of a time of ``ns`` whole nanoseconds (as :func:`bin_of` defines the bins,
+    without rounding)."""
+    edges = _edges()
+    if ns < edges[-1]:
+        return bisect_right(edges, ns)
+    k = len(edges)
+    while _first_ns(k) <= ns:
+        k += 1
+    return k
+
+
+_TABLE_NS = 1 << 16  # times below this many nanoseconds are binned by table look-up
+
+
+@cache
+def _table() -> bytes:
+    """The bin of every whole number of nanoseconds below ``_TABLE_NS``, one byte each."""
+    edges = _edges()
+    parts = [bytes(edges[0])]  # bin 0: 0 .. FLOOR
+    for b in range(1, len(edges)):
+        parts.append(bytes((b,)) * (min(edges[b], _TABLE_NS) - edges[b - 1]))
+        if edges[b] >= _TABLE_NS:
+            break
+    return b"".join(parts)
+
+
+def binned_ns(times: list[int], longest: int) -> tuple[tuple[int, int], ...]:
+    """The histogram of ``times`` (whole nanoseconds, ``longest`` their maximum) as
+    ``((bin, count), ...)`` in bin order, in a few calls of C code for the usual times."""
+    counts: dict[int, int] = {}
+    if len(times) > 1 and longest < _TABLE_NS:
+        _count_elements(counts, itemgetter(*times)(_table()))
+    else:
+        _count_elements(counts, map(bin_of_ns, times))
+    return tuple(sorted(counts.items()))
 
 
 @dataclass
