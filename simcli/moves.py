@@ -8,6 +8,8 @@ no code of the answer's own: only the exact types ``int`` (not ``bool``), ``str`
 
 from __future__ import annotations
 
+from itertools import repeat
+from operator import is_
 from typing import Any
 
 #: How deep a move's lists may nest (no game's notation comes close).
@@ -46,8 +48,15 @@ def short(value: Any, limit: int = 80) -> str:
 
 
 def find_move(legal: list[Any], move: Any) -> Any:
-    """The game's own legal move equal to ``move``; :class:`IllegalAnswer` otherwise."""
-    if not is_plain_move(move):
+    """The game's own legal move equal to ``move``; :class:`IllegalAnswer` otherwise.
+
+    The common answers take a short way: an exact ``int`` or ``str`` is plain by its
+    type, and a list that *is* one of ``legal``'s own moves (a strategy handed the legal
+    moves themselves, see ``play.py``) needs no walk and no comparison."""
+    kind = type(move)
+    if kind is list and any(map(is_, legal, repeat(move))):
+        return move
+    if kind is not int and kind is not str and not is_plain_move(move):
         raise IllegalAnswer(not_a_move(move))
     try:
         return legal[legal.index(move)]

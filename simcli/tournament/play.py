@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 import traceback
 from collections.abc import Callable, Generator, Mapping, Sequence
-from time import perf_counter
+from time import perf_counter, perf_counter_ns
 from typing import Any, NamedTuple
 
 from simcli.frozen import freeze, private_copy, thaw
@@ -24,7 +24,7 @@ from simcli.game import CHANCE, TERMINAL, Game, IllegalMoveError, Outcome, State
 from simcli.moves import IllegalAnswer, copy_move, find_move
 from simcli.records import Record, new_record
 from simcli.seeding import chance_rng, derive_seed, seat_rng
-from simcli.strategy import Strategy, hooks_of
+from simcli.strategy import Strategy, hooks_of, is_builtin
 from simcli.tournament.clock import MoveTimeout, NoClock, is_stop_request
 from simcli.tournament.faults import Forfeit, GameError, describe, safe_text, trace_of
 from simcli.tournament.observe import reading_of
@@ -117,7 +117,10 @@ def game_play(
         _start(
             players_, strategy_game, index, seed, seats, factories, timed, rules_options, variant
         )
-        yield from _play_out(state, players_, moves, rng, timed, index, clocks)
+        if timed is None and _all_plain_local(players_):
+            _play_local(state, players_, moves, rng, clocks)
+        else:
+            yield from _play_out(state, players_, moves, rng, timed, index, clocks)
         try:
             outcome = state.outcome()
         except Exception as exc:
@@ -257,6 +260,9 @@ class _Local(NamedTuple):
     game: Game
     observe: Callable[..., Any] | None = None
     end: Callable[..., Any] | None = None
+    #: a built-in strategy (:func:`~simcli.strategy.is_builtin`): known to leave the legal
+    #: moves it is handed as they are, it gets the referee's list rather than a copy
+    trusted: bool = False
 
 
 class _Failed(NamedTuple):
@@ -278,6 +284,7 @@ def _make(factory: StrategyFactory, game: Game, seat: int, seed: int) -> _Local:
         game,
         strategy.observe if observes else None,
         strategy.end_game if ends else None,
+        is_builtin(type(strategy)),
     )
 
 
@@ -320,6 +327,81 @@ def _failure(exc: BaseException) -> tuple[str, ...]:
     if isinstance(exc, MoveTimeout):
         return "timeout", "move time limit exceeded"
     return "exception", describe(exc), trace_of(exc)
+
+
+def _offered(legal: list[Any], scalar: bool, trusted: bool) -> list[Any]:
+    """The legal moves as a strategy is handed them: the referee's own list for a built-in
+    strategy, else a copy that shares no list with the game's."""
+    if trusted:
+        return legal
+    return legal.copy() if scalar else list(map(copy_move, legal))
+
+
+def _all_plain_local(players: list[Any]) -> bool:
+    """Whether every seat is an in-process strategy that started and observes nothing:
+    the games :func:`_play_local` plays."""
+    return all(type(p) is _Local and p.observe is None for p in players)
+
+
+def _play_local(
+    state: State,
+    players: list[_Local],
+    moves: list[Any],
+    rng: Any,
+    clocks: Sequence[Any] | None,
+) -> None:
+    """:func:`_play_out` for the usual game of a tournament (every seat an in-process
+    strategy, no move time limit, no observer): the same moves, checks, forfeits and think
+    times, in fewer steps per move."""
+    record_move = moves.append
+    apply = state.apply
+    legal_moves = state.legal_moves
+    view = state.view
+    scalar = state.game.scalar_moves
+    stamps = [c.times.append for c in clocks] if clocks is not None else None
+    turns = [
+        (p.choose, p.wants_view, p.game, p.trusted, stamps[s] if stamps else None)
+        for s, p in enumerate(players)
+    ]
+    while True:
+        try:
+            seat = state.current_player
+            if seat == TERMINAL:
+                return
+            if seat == CHANCE:
+                outcome = state.sample_chance(rng)
+                apply(outcome)
+                record_move({"chance": outcome})
+                continue
+            legal = legal_moves()
+            choose, wants, game, trusted, stamp = turns[seat]
+            seen = view(seat) if wants else None
+        except Exception as exc:
+            raise GameError(f"{type(exc).__name__}: {exc}") from exc
+        if not legal:
+            raise GameError(f"seat {seat} to move but no legal moves")
+        if seen is not None:  # the view refers to the seat's game, not the referee's
+            try:
+                seen.game = game
+            except AttributeError:  # a state whose game cannot be set
+                pass
+        offered = legal if trusted else legal.copy() if scalar else list(map(copy_move, legal))
+        started = perf_counter_ns()
+        try:
+            move = find_move(legal, choose(seen, offered))
+        except BaseException as exc:  # SystemExit, KeyboardInterrupt...: a forfeit
+            if is_stop_request(exc):
+                raise
+            raise Forfeit(seat, *_failure(exc)) from None
+        if stamp is not None:
+            stamp(perf_counter_ns() - started)
+        try:
+            apply(move)
+        except IllegalMoveError as exc:  # legal_moves offered it: the rules disagree
+            raise GameError(f"legal_moves offered {move!r} but apply refused it: {exc}") from exc
+        except Exception as exc:
+            raise GameError(f"{type(exc).__name__}: {exc}") from exc
+        record_move(move)
 
 
 def _play_out(
@@ -375,9 +457,9 @@ def _play_out(
                     seen.game = games[seat]
                 except AttributeError:  # a state whose game cannot be set
                     pass
-            offered = legal.copy() if scalar else list(map(copy_move, legal))
+            offered = _offered(legal, scalar, players[seat].trusted)
             choose = choosers[seat]
-            started = perf_counter()
+            started = perf_counter_ns()
             if timed is None:
                 try:
                     move = find_move(legal, choose(seen, offered))
@@ -388,7 +470,7 @@ def _play_out(
             else:
                 move = _guarded(seat, timed, _answer, legal, choose, seen, offered)
             if stamp is not None:
-                stamp[seat](perf_counter() - started)
+                stamp[seat](perf_counter_ns() - started)
         else:
             if type(players[seat]) is _Failed:
                 raise players[seat].forfeit
