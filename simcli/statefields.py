@@ -89,6 +89,10 @@ class Kind:
         if it does not fit."""
         raise NotImplementedError
 
+    def decode_all(self, raws: list[Any], limits: Mapping[str, Any], masked: bool) -> list[Any]:
+        """:meth:`decode` of every entry of the list ``raws`` (a kind may do it faster)."""
+        return [self.decode(x, limits, masked) for x in raws]
+
 
 @dataclass(frozen=True)
 class Int(Kind):
@@ -104,10 +108,25 @@ class Int(Kind):
             return raw
         lo, hi = _limit(self.lo, limits), _limit(self.hi, limits)
         if type(raw) is not int or (lo is not None and raw < lo) or (hi is not None and raw >= hi):
+            if lo is not None and hi == lo + 1:  # one value allowed (the player count, say)
+                raise Bad(f"{lo}")
             if lo is not None and hi is not None:
                 raise Bad(f"an integer {lo}..{hi - 1}")
             raise Bad(f"an integer >= {lo}" if lo is not None else "an integer")
         return raw
+
+    def decode_all(self, raws: list[Any], limits: Mapping[str, Any], masked: bool) -> list[Any]:
+        """The bounds looked up once for the whole list; :meth:`decode` for an entry
+        out of them (the stand-in, or :class:`Bad`)."""
+        if type(self).decode is not Int.decode:  # a subclass checks its own way
+            return super().decode_all(raws, limits, masked)
+        lo, hi = _limit(self.lo, limits), _limit(self.hi, limits)
+        lo = float("-inf") if lo is None else lo
+        hi = float("inf") if hi is None else hi
+        for x in raws:
+            if type(x) is not int or not lo <= x < hi:
+                self.decode(x, limits, masked)
+        return list(raws)
 
 
 @dataclass(frozen=True)
@@ -232,7 +251,7 @@ class Seq(Kind):
         if type(raw) is not list or (n is not None and len(raw) != n):
             raise Bad(self.describe(limits))
         try:
-            values = [self.item.decode(x, limits, masked) for x in raw]
+            values = self.item.decode_all(raw, limits, masked)
         except Bad:
             raise Bad(self.describe(limits)) from None
         if self.ordered and values != sorted(values):

@@ -6,6 +6,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from simcli import statefields
 from simcli.game import Game, IllegalMoveError, Option, State
 from simcli.games.compensation import drop_defaults
 from simcli.games.library.board import CLOCKWISE, TURN_ORDERS
@@ -156,9 +157,10 @@ class Library(Game):
         self, players: int, options: Mapping[str, Any], snapshot: Mapping[str, Any]
     ) -> LibraryState:
         """The position whose :meth:`LibraryState.snapshot` is ``snapshot`` (a view is
-        the full state: nothing is hidden)."""
+        the full state: nothing is hidden), checked as ``LibraryState.state_fields``
+        declares."""
         self.check_players(players)
-        return LibraryState.rebuild(self, players, options, snapshot)
+        return statefields.load(self, LibraryState, players, options, snapshot)  # type: ignore[return-value]
 
     def render_svg(self, state: State, seat: int | None = None) -> str:
         from simcli.games.library.svg import render_svg

@@ -8,8 +8,9 @@ from itertools import compress, repeat
 from operator import and_
 from typing import TYPE_CHECKING, Any
 
+from simcli import statefields
 from simcli.frozen import FrozenDict, freeze
-from simcli.game import TERMINAL, IllegalMoveError, Outcome, State
+from simcli.game import TERMINAL, Game, IllegalMoveError, Outcome, State
 from simcli.games.library.board import (
     CELLS,
     CLOCKWISE,
@@ -137,17 +138,19 @@ class LibraryState(State):
         "_toward_own",
     )
 
-    #: The snapshot, declared (simcli/statefields.py): the hand-written snapshot, clone
-    #: and rebuild below are the fast ones, proven equal by check-game.
+    #: The snapshot, declared (simcli/statefields.py): ``Library.state_from_snapshot``
+    #: loads and checks a snapshot by it (:meth:`field_limits` gives the named bounds,
+    #: :meth:`loaded` checks what spans fields and rebuilds the move lists); the
+    #: hand-written snapshot and clone below are the fast ones, proven equal by check-game.
     state_fields = StateFields(
-        Field("players", Int(2, 5)),
+        Field("players", Int("players", "players_end")),
         Field("cells", Seq(Int(FOUNTAIN_MARK, "players"), length=CELLS)),
         Field("walls", Seq(Int(EMPTY, "players"), length=GAPS)),
         Field("sphere", Int(0, CELLS)),
         Field("turn", Int(0)),
         Field("forbid", Maybe(Int(0, CELLS), none=NO_CELL)),
         Field("winner", Maybe(Int(0, "players"), none=NO_CELL)),
-        Field("walls_left", Seq(Int(0), length="players"), optional=True),
+        Field("walls_left", Seq(Int(0, "stock_end"), length="players"), optional=True),
         label="Library snapshot",
     )
 
@@ -593,71 +596,77 @@ class LibraryState(State):
         players = snap.get("players") if isinstance(snap, Mapping) else None
         if players not in game.player_counts or type(players) is not int:
             raise IllegalMoveError(f"Library is played by 2 or 4 players, not {players!r}")
-        return cls.rebuild(game, players, game.resolve_options(options), snap)
+        return statefields.load(game, cls, players, game.resolve_options(options), snap)  # type: ignore[return-value]
+
+    # -- loading a snapshot (statefields.load) ----------------------------------------------
 
     @classmethod
-    def rebuild(
-        cls, game: Library, players: int, options: Mapping[str, Any], snap: Mapping[str, Any]
-    ) -> LibraryState:
-        """The position whose :meth:`snapshot` is ``snap``, for ``players`` players and
-        resolved ``options``."""
-        try:
-            if snap["players"] != players:
-                raise IllegalMoveError(
-                    f"the snapshot is of a {snap['players']!r}-player game, not {players}"
-                )
-            cells, walls = list(snap["cells"]), list(snap["walls"])
-            sphere, turn = snap["sphere"], snap["turn"]
-            forbid, winner = snap["forbid"], snap["winner"]
-            stock = options.get(WALLS_PER_PLAYER, 0)
-            left = list(snap["walls_left"]) if stock else None
-            if not stock and "walls_left" in snap:
-                raise IllegalMoveError("walls_left needs the option walls_per_player")
-        except (KeyError, TypeError) as exc:
-            raise IllegalMoveError(f"not a Library snapshot: missing or bad {exc}") from None
-        seats = range(players)
-        if (
-            len(cells) != CELLS
-            or len(walls) != GAPS
-            or cells[FOUNTAIN] != FOUNTAIN_MARK
-            or any(
-                type(v) is not int or (v != EMPTY and v not in seats)
-                for i, v in enumerate(cells)
-                if i != FOUNTAIN
+    def empty(cls, game: Game, players: int, options: Mapping[str, Any]) -> LibraryState:
+        """The position before the first move, for :func:`statefields.load` to fill in."""
+        return cls(game, players, options)  # type: ignore[arg-type]
+
+    @classmethod
+    def field_limits(cls, game: Game, players: int, options: Mapping[str, Any]) -> dict[str, Any]:
+        """``players`` is the game's player count; a seat's walls left are at most the
+        stock of option ``walls_per_player`` (no bound without it: the key is refused)."""
+        stock = options.get(WALLS_PER_PLAYER, 0)
+        return {
+            "players": players,
+            "players_end": players + 1,
+            "stock_end": stock + 1 if stock else None,
+        }
+
+    def loaded(self, snap: Mapping[str, Any]) -> None:
+        """Check what spans fields (the fountain, the sphere on a plate or the fountain,
+        the wall stock against the walls on the board) and rebuild the bit masks and move
+        lists from ``cells`` and ``walls``."""
+        cells, walls = self.cells, self.walls
+        if cells[FOUNTAIN] != FOUNTAIN_MARK or cells.count(FOUNTAIN_MARK) != 1:
+            raise _bad("cells", f"the fountain ({FOUNTAIN_MARK}) on d4 and on no other cell")
+        if cells[self.sphere] == EMPTY:
+            raise _bad(
+                "sphere", f"on a plate or the fountain, not on empty {cell_name(self.sphere)}"
             )
-            or any(type(v) is not int or (v != EMPTY and v not in seats) for v in walls)
-            or type(sphere) is not int
-            or not 0 <= sphere < CELLS
-            or cells[sphere] == EMPTY
-            or type(turn) is not int
-            or turn < 0
-            or not (forbid is None or (type(forbid) is int and 0 <= forbid < CELLS))
-            or not (winner is None or (type(winner) is int and winner in seats))
-            or not (
-                left is None
-                or (
-                    len(left) == players
-                    and all(type(v) is int and 0 <= v <= stock for v in left)
-                    and all(stock - v >= walls.count(s) for s, v in enumerate(left))
-                )
-            )
-        ):
-            raise IllegalMoveError("not a valid Library position")
-        state = cls(game, players, options)
-        state.cells, state.walls = cells, walls
-        state.sphere, state.turn = sphere, turn
-        state.forbid = NO_CELL if forbid is None else forbid
-        state.winner = NO_CELL if winner is None else winner
-        state.walls_left = left
-        state.walk = sum(1 << i for i, v in enumerate(cells) if v != EMPTY)
-        state._plates = [PLATE_MOVES[c] for c, v in enumerate(cells) if v == EMPTY]
-        state._gaps = [g for g, v in enumerate(walls) if v == EMPTY]
-        state._walls = [WALL_MOVES[g] for g in state._gaps]
+        self._check_stock()
+        self.walk = sum(1 << i for i, v in enumerate(cells) if v != EMPTY)
+        self._plates = [PLATE_MOVES[c] for c, v in enumerate(cells) if v == EMPTY]
+        self._gaps = [g for g, v in enumerate(walls) if v == EMPTY]
+        self._walls = [WALL_MOVES[g] for g in self._gaps]
         for gap, owner in enumerate(walls):
             if owner != EMPTY:
-                state._set_gap_bit(gap, True)
-                state._own_add(owner, gap)
-        return state
+                self._set_gap_bit(gap, True)
+                self._own_add(owner, gap)
+
+    def _check_stock(self) -> None:
+        """``walls_left`` is there exactly with option ``walls_per_player``, and no seat
+        has more walls on the board than it has laid."""
+        stock = self.options.get(WALLS_PER_PLAYER, 0)
+        left = self.walls_left
+        if left is None:
+            if stock:
+                raise IllegalMoveError(
+                    "Library snapshot: missing 'walls_left' (option walls_per_player)"
+                )
+            return
+        if not stock:
+            raise IllegalMoveError(
+                "Library snapshot: 'walls_left' needs the option walls_per_player"
+            )
+        for seat, n in enumerate(left):
+            laid = self.walls.count(seat)
+            if stock - n < laid:
+                raise _bad(
+                    "walls_left",
+                    f"at most {stock - laid} for seat {seat} ({laid} of its {stock} walls "
+                    "are on the board)",
+                    n,
+                )
+
+
+def _bad(key: str, what: str, got: Any = None) -> IllegalMoveError:
+    """The one-line message of a snapshot whose ``key`` must be ``what``."""
+    tail = "" if got is None else f", got {got!r}"
+    return IllegalMoveError(f"Library snapshot: '{key}' must be {what}{tail}")
 
 
 WALL_MARKS = "ABCD"
