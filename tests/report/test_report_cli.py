@@ -76,8 +76,8 @@ def test_report_jsonl_path_with_out_and_csv(tmp_path, records):
         "none",
     )
     assert result.exit_code == 0, result.output
-    assert result.output.startswith("section,group,variant")
-    assert (out / "summary.csv").read_text() == result.output
+    assert result.stdout.startswith("section,group,variant")
+    assert (out / "summary.csv").read_text() == result.stdout
     saved = json.loads((out / "summary.json").read_text())
     assert saved["settings"]["ci_method"] == "exact"
     assert saved["groups"][0]["strategies"][0]["win_rate"]["method"] == "exact"

@@ -24,6 +24,12 @@ from simcli_strategies.search.compare import first_best, paired_pick
 SMALL = {"samples": 3, "candidates": 4, "depth": 2, "beam": 3}
 
 
+def tell(strategy, seat, move) -> None:
+    """What the referee does after every move of a hidden-information game without an
+    ``observed_move`` of its own: the seat's move is shown, a chance outcome hidden."""
+    strategy.observe(seat, None if seat == CHANCE else move, None)
+
+
 @pytest.mark.slow
 def test_same_seed_same_choice_and_values():
     game, state = two_player_state(seed=8, decisions=2)
@@ -113,6 +119,7 @@ def test_inferred_hands_explain_the_opponents_last_move():
             seat = state.current_player
             if seat == CHANCE:
                 state.apply(state.sample_chance(chance))
+                tell(reply, CHANCE, None)
                 before = None
                 continue
             moves = state.legal_moves()
@@ -120,6 +127,7 @@ def test_inferred_hands_explain_the_opponents_last_move():
                 before = state.clone()
                 played = heuristic.choose(state.view(1), moves)
                 state.apply(played)
+                tell(reply, 1, played)
                 continue
             view = state.view(0)
             if before is not None and reply._opponent_move(view) is not None:
@@ -131,7 +139,9 @@ def test_inferred_hands_explain_the_opponents_last_move():
                     scores = started(AdasHeuristic(), game, 1).scores(pre, options)
                     assert scores[options.index(played)] == max(scores)
                     checked += 1
-            state.apply(reply.choose(view, moves))
+            mine = reply.choose(view, moves)
+            state.apply(mine)
+            tell(reply, 0, mine)
         assert checked > 0
 
 
@@ -243,11 +253,13 @@ def test_last_accepted_counts_the_fitting_deals_of_both_rounds():
         seat = state.current_player
         if seat == CHANCE:
             state.apply(state.sample_chance(chance))
+            tell(reply, CHANCE, None)
             continue
         move = players[seat].choose(state.view(seat), state.legal_moves())
         if seat == 0 and reply.last_values:
             accepted.append(reply.last_accepted)
         state.apply(move)
+        tell(reply, seat, move)
     assert max(accepted) == 3 + 2
     assert all(0 <= n <= 5 for n in accepted)
 
