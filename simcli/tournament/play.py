@@ -1,7 +1,8 @@
 """Play one game between strategies and produce its record: the referee.
 
 The referee alone holds the true state. A strategy is handed its seat's view (a copy that
-shares no mutable object with the state), a copy of the legal moves and a separate game
+shares no mutable object with the state), a copy of the legal moves (a built-in strategy,
+which changes nothing it is handed, gets the referee's list itself) and a separate game
 object; the game's options are read-only. Its answer is checked without running any of
 its code (moves are plain JSON values, compared by value) inside the timed region.
 
