@@ -39,6 +39,7 @@ class EntryPointInfo:
 #: The start of the module name a ``file.py`` target is imported under.
 USER_MODULE_PREFIX = "simcli_user_"
 
+
 def entry_points(group: str) -> dict[str, EntryPointInfo]:
     """The entry points of ``group`` by name (looked up afresh: a test may add a package)."""
     found: dict[str, EntryPointInfo] = {}
