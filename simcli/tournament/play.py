@@ -338,6 +338,14 @@ def _offered(legal: list[Any], scalar: bool, trusted: bool) -> list[Any]:
     return legal.copy() if scalar else list(map(copy_move, legal))
 
 
+def _own_game(seen: State, game: Any) -> None:
+    """Point a seat's view at the seat's own game object, not the referee's."""
+    try:
+        seen.game = game
+    except AttributeError:  # a state whose game cannot be set
+        pass
+
+
 def _all_plain_local(players: list[Any]) -> bool:
     """Whether every seat is an in-process strategy that started and observes nothing:
     the games :func:`_play_local` plays."""
@@ -381,12 +389,9 @@ def _play_local(
             raise GameError(f"{type(exc).__name__}: {exc}") from exc
         if not legal:
             raise GameError(f"seat {seat} to move but no legal moves")
-        if seen is not None:  # the view refers to the seat's game, not the referee's
-            try:
-                seen.game = game
-            except AttributeError:  # a state whose game cannot be set
-                pass
-        offered = legal if trusted else legal.copy() if scalar else list(map(copy_move, legal))
+        if seen is not None:
+            _own_game(seen, game)
+        offered = _offered(legal, scalar, trusted)
         started = perf_counter_ns()
         try:
             move = find_move(legal, choose(seen, offered))
@@ -453,11 +458,8 @@ def _play_out(
         if not legal:
             raise GameError(f"seat {seat} to move but no legal moves")
         if local[seat]:
-            if seen is not None:  # the view refers to the seat's game, not the referee's
-                try:
-                    seen.game = games[seat]
-                except AttributeError:  # a state whose game cannot be set
-                    pass
+            if seen is not None:
+                _own_game(seen, games[seat])
             offered = _offered(legal, scalar, players[seat].trusted)
             choose = choosers[seat]
             started = perf_counter_ns()
