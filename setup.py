@@ -9,8 +9,7 @@ built, so that an edited source runs as edited (see ``simcli/native.py``).
 
 from __future__ import annotations
 
-import ast
-import hashlib
+import importlib.util
 import json
 import sys
 from pathlib import Path
@@ -21,13 +20,16 @@ from setuptools.command.build_ext import build_ext
 HERE = Path(__file__).resolve().parent
 
 
-def compiled_modules() -> list[str]:
-    """``COMPILED`` of simcli/native.py, read without importing simcli."""
-    tree = ast.parse((HERE / "simcli" / "native.py").read_text(encoding="utf-8"))
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "COMPILED":
-            return list(ast.literal_eval(node.value))
-    return []
+def native_module():
+    """simcli/native.py, loaded on its own (standard library only; simcli itself is not
+    imported): its ``COMPILED`` list and ``source_digest``."""
+    spec = importlib.util.spec_from_file_location("simcli_native", HERE / "simcli" / "native.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+NATIVE = native_module()
 
 
 def source(module: str) -> Path:
@@ -41,7 +43,7 @@ def extensions() -> list:
     except ImportError:
         print("simcli: Cython is not installed: the pure Python engines only", file=sys.stderr)
         return []
-    modules = [Extension(m, [str(source(m))]) for m in compiled_modules()]
+    modules = [Extension(m, [str(source(m))]) for m in NATIVE.COMPILED]
     try:
         return cythonize(
             modules,
@@ -74,9 +76,7 @@ class OptionalBuildExt(build_ext):
         self.built.append(ext.name)
 
     def write_build_file(self) -> None:
-        digests = {
-            m: hashlib.sha256((HERE / source(m)).read_bytes()).hexdigest() for m in self.built
-        }
+        digests = {m: NATIVE.source_digest(m, HERE) for m in self.built}
         text = json.dumps(digests, indent=1, sort_keys=True) + "\n"
         folders = {Path(self.get_ext_fullpath("simcli.native_build")).parent}
         if self.inplace or getattr(self, "editable_mode", False):

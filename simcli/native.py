@@ -44,10 +44,15 @@ BUILD_FILE = Path(__file__).with_name("native_build.json")
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def source_digest(module: str) -> str:
-    """SHA-256 of the ``.py`` source of ``module`` (a name in :data:`COMPILED`)."""
-    path = ROOT.joinpath(*module.split(".")).with_suffix(".py")
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+def source_digest(module: str, root: Path = ROOT) -> str:
+    """SHA-256 of the ``.py`` source of ``module`` (a name in :data:`COMPILED`), and of
+    the ``.pxd`` beside it where there is one (its C types: part of what was compiled)."""
+    path = root.joinpath(*module.split(".")).with_suffix(".py")
+    digest = hashlib.sha256(path.read_bytes())
+    types = path.with_suffix(".pxd")
+    if types.is_file():
+        digest.update(types.read_bytes())
+    return digest.hexdigest()
 
 
 class _SourceFinder(importlib.abc.MetaPathFinder):
