@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from itertools import compress, repeat
 from operator import and_
 from typing import TYPE_CHECKING, Any
@@ -50,6 +50,7 @@ from simcli.statefields import Field, Int, Maybe, Seq, StateFields
 if TYPE_CHECKING:
     from simcli.games.library.game import Library
 
+NO_MOVES: list[str] = []  # (never changed)
 NO_CELL = -1  # "no forbidden cell" / "no winner"
 #: The seat compensation option (``simcli/games/compensation.py``).
 EXTRA_ACTIONS = "extra_actions"
@@ -77,6 +78,27 @@ ENTRANCE_OF = {
     for players in (2, 4)
     for order in TURN_ORDERS
 }
+
+
+#: Move kinds of :data:`CODES`: a plate and a sphere push are the two that can roll the
+#: sphere onto an entrance (``kind <= ROLL``).
+PLATE, ROLL, WALL, PUSH, TOPPLE, PASS_KIND = range(6)
+_KINDS = {"P": PLATE, "S": ROLL, "W": WALL, "M": PUSH, "T": TOPPLE, "pass": PASS_KIND}
+#: Every move string -> (kind, first argument, second argument or 0): ``board.PARSE``
+#: with the kind as a small int, for :meth:`LibraryState.apply_trusted`.
+CODES: dict[str, tuple[int, int, int]] = {
+    move: (_KINDS[parsed[0]], *parsed[1:], *(0,) * (3 - len(parsed)))
+    for move, parsed in PARSE.items()
+}
+#: PULL[sphere][cell]: the direction from the sphere's cell to its neighbour ``cell``,
+#: or -1 where ``cell`` is no neighbour (a plate there pulls the sphere that way).
+PULL: tuple[tuple[int, ...], ...] = tuple(
+    tuple(
+        next((d for d in range(4) if STEP[s][d] is not None and STEP[s][d][0] == c), -1)
+        for c in range(CELLS)
+    )
+    for s in range(CELLS)
+)
 
 
 def opening_order(players: int, extra_actions: int) -> tuple[int, ...]:
@@ -312,20 +334,57 @@ class LibraryState(State):
                         if self.sideways_target(gap, d) is not None:
                             moves.append(PUSH_WALL_MOVES[gap][d])
             moves += self._topples[seat]
+        moves += self._rolls(seat)
+        if not moves:
+            moves.append(PASS)
+        return moves
+
+    def _rolls(self, seat: int) -> list[str]:
+        """The sphere pushes of ``seat`` (the seat to move), up, down, left, right
+        (:meth:`sphere_push_end`, inline)."""
         sphere, forbid = self.sphere, self.forbid
         cells, walls = self.cells, self.walls
         home = MANHATTAN[self.entrances[seat]] if self._toward_own else None
-        for d, ray in enumerate(RAY[sphere]):  # sphere pushes: self.sphere_push_end, inline
+        rolls = []
+        for d, ray in enumerate(RAY[sphere]):
             end = sphere
             for nxt, gap in ray:
                 if walls[gap] != EMPTY or cells[nxt] == EMPTY:
                     break
                 end = nxt
             if end != sphere and end != forbid and (home is None or home[end] < home[sphere]):
-                moves.append(SPHERE_MOVES[d])
-        if not moves:
-            moves.append(PASS)
-        return moves
+                rolls.append(SPHERE_MOVES[d])
+        return rolls
+
+    def random_legal_move(self, randbelow: Callable[[int], int]) -> str:
+        """``legal_moves()[randbelow(len(legal_moves()))]`` without that list: the moves
+        of each kind are counted (in :meth:`legal_moves` order) and only the drawn one is
+        taken. Sideways wall pushes (option ``push_wall``) are listed as there."""
+        turn = self.turn
+        if self.winner != NO_CELL or turn >= self._max_turns or self._push_mode != "along":
+            return State.random_legal_move(self, randbelow)
+        seat = self._opening[turn] if turn < self._lead else (turn - self._lead) % self.players
+        plates = self._plates
+        left = self.walls_left
+        walls = self._walls if left is None or left[seat] > 0 else NO_MOVES
+        pushes = topples = NO_MOVES
+        if self._own[seat]:
+            free = ~(self.hmask | self.vmask << CELLS)
+            pushes = list(
+                compress(self._pushes[seat], map(and_, self._push_bits[seat], repeat(free)))
+            )
+            topples = self._topples[seat]
+        rolls = self._rolls(seat)
+        n = len(plates) + len(walls) + len(pushes) + len(topples) + len(rolls)
+        if not n:
+            randbelow(1)
+            return PASS
+        r = randbelow(n)
+        for part in (plates, walls, pushes, topples):
+            if r < len(part):
+                return part[r]
+            r -= len(part)
+        return rolls[r]
 
     # -- applying a move ----------------------------------------------------------------
 
@@ -338,28 +397,32 @@ class LibraryState(State):
                 f"not a Library move: {move!r} (examples: 'P d3', 'W d4-d5', "
                 f"'M d4-d5 left', 'T c4-d4 right', 'S up')"
             )
-        seat = self.seat_to_move()
+        self._check(parsed, self.seat_to_move(), move)
+        self.apply_trusted(move)
+
+    def _check(self, parsed: tuple, seat: int, move: str) -> None:
+        """Raise :class:`IllegalMoveError` unless the parsed ``move`` is legal for ``seat``
+        (the seat to move) here."""
         kind = parsed[0]
-        start = self.sphere
         if kind == "P":
-            self._lay_plate(parsed[1], seat)
+            cell = parsed[1]
+            if self.cells[cell] != EMPTY:
+                what = "the fountain" if cell == FOUNTAIN else "a plate"
+                raise IllegalMoveError(f"'P {cell_name(cell)}': that cell already holds {what}")
         elif kind == "W":
             gap = parsed[1]
             if self.walls[gap] != EMPTY:
                 raise IllegalMoveError(f"{move!r}: gap {gap_name(gap)} already holds a wall")
-            if self.walls_left is not None:
-                if self.walls_left[seat] <= 0:
-                    raise IllegalMoveError(f"{move!r}: seat {seat} has laid all its walls")
-                self.walls_left[seat] -= 1
-            self.walls[gap] = seat
-            self._set_gap_bit(gap, True)
-            self._fill_gap(gap)
-            self._own_add(seat, gap)
-        elif kind == "M":
-            self._push_wall(parsed[1], parsed[2], seat, move)
-        elif kind == "T":
-            self._topple(parsed[1], parsed[2], seat, move)
+            if self.walls_left is not None and self.walls_left[seat] <= 0:
+                raise IllegalMoveError(f"{move!r}: seat {seat} has laid all its walls")
+        elif kind == "M" or kind == "T":
+            gap, d = parsed[1], parsed[2]
+            if self.walls[gap] != seat:
+                raise IllegalMoveError(f"{move!r}: {gap_name(gap)} is not a wall of seat {seat}")
+            if kind == "M":
+                self._check_push(gap, d, move)
         elif kind == "S":
+            start = self.sphere
             d = parsed[1]
             end = self.slide(start, d)
             if end == start:
@@ -374,76 +437,101 @@ class LibraryState(State):
                     f"{move!r}: the push must bring the sphere closer to seat {seat}'s "
                     f"entrance {cell_name(self.entrances[seat])} (option sphere_push)"
                 )
-            self.sphere = end
-        else:  # pass
-            if not self._pass_only():
-                raise IllegalMoveError("'pass' is only allowed when no action is possible")
-        moved = self.sphere != start
-        if kind == "S" or (moved and self._any_roll):
-            self.forbid = start
-        else:
-            self.forbid = NO_CELL
-        if moved and kind in ("P", "S"):
-            owner = self.entrance_of.get(self.sphere)
-            if owner is not None and (not self._only_mover or owner == seat):
-                self.winner = owner
-        self.turn += 1
+        elif not self._pass_only():
+            raise IllegalMoveError("'pass' is only allowed when no action is possible")
 
-    def _lay_plate(self, cell: int, seat: int) -> None:
-        if self.cells[cell] != EMPTY:
-            what = "the fountain" if cell == FOUNTAIN else "a plate"
-            raise IllegalMoveError(f"'P {cell_name(cell)}': that cell already holds {what}")
-        self.cells[cell] = seat
-        self._plates.remove(PLATE_MOVES[cell])
-        self.walk |= 1 << cell
-        d = self.pull_direction(cell)
-        if d is not None:
-            self.sphere = self.slide(self.sphere, d)
-
-    def _push_wall(self, gap: int, d: int, seat: int, move: str) -> None:
-        if self.walls[gap] != seat:
-            raise IllegalMoveError(f"{move!r}: {gap_name(gap)} is not a wall of seat {seat}")
+    def _check_push(self, gap: int, d: int, move: str) -> None:
+        """Push Wall of the seat's own wall on ``gap`` in direction ``d``: along its line
+        (the run in front of it needs an empty gap before the edge) or, by option
+        ``push_wall``, across it (:meth:`sideways_target`)."""
         if d not in PUSH_DIRS[gap]:
-            self._push_sideways(gap, d, seat, move)
+            if self._push_mode == "along":
+                raise IllegalMoveError(
+                    f"{move!r}: a wall is pushed along its own line "
+                    f"({' or '.join(DIRECTIONS[x] for x in PUSH_DIRS[gap])})"
+                )
+            if self.sideways_target(gap, d) is None:
+                raise IllegalMoveError(f"{move!r}: the board's edge or a wall blocks the push")
             return
         if self._push_mode == "sideways":
             raise IllegalMoveError(
                 f"{move!r}: walls are pushed across their line only (option push_wall)"
             )
+        if self.wall_push_target(gap, d) is None:
+            raise IllegalMoveError(f"{move!r}: the board's edge blocks the push")
+
+    def apply_trusted(self, move: Any) -> None:
+        """:meth:`apply` without its checks, for a move of :meth:`legal_moves`."""
+        kind, a, b = CODES[move]
+        turn = self.turn
+        seat = self._opening[turn] if turn < self._lead else (turn - self._lead) % self.players
+        start = self.sphere
+        if kind == PLATE:
+            self.cells[a] = seat
+            self._plates.remove(PLATE_MOVES[a])
+            self.walk |= 1 << a
+            if self._pull:
+                d = PULL[start][a]
+                if d >= 0 and self.walls[STEP[start][d][1]] == EMPTY:  # type: ignore[index]
+                    self.sphere = self.slide(start, d)
+        elif kind == WALL:
+            if self.walls_left is not None:
+                self.walls_left[seat] -= 1
+            self.walls[a] = seat
+            if a < H_GAPS:
+                self.hmask |= GAP_BIT[a]
+            else:
+                self.vmask |= GAP_BIT[a]
+            self._fill_gap(a)
+            self._own_add(seat, a)
+        elif kind == PUSH:
+            if b in PUSH_DIRS[a]:
+                self._push_wall(a, b)
+            else:
+                self._push_sideways(a, b)
+        elif kind == TOPPLE:
+            self._topple(a, b, seat)
+        elif kind == ROLL:
+            self.sphere = self.slide(start, a)
+        end = self.sphere
+        if kind == ROLL:
+            self.forbid = start
+        elif end != start and self._any_roll:
+            self.forbid = start
+        else:
+            self.forbid = NO_CELL
+        if end != start and kind <= ROLL:
+            owner = self.entrance_of.get(end)
+            if owner is not None and (not self._only_mover or owner == seat):
+                self.winner = owner
+        self.turn = turn + 1
+
+    def _push_wall(self, gap: int, d: int) -> None:
+        """The run of walls from ``gap`` moves one gap along its line in direction ``d``."""
+        walls = self.walls
         run = [gap]
         nxt = LINE_NEXT[gap][d]
-        while nxt is not None and self.walls[nxt] != EMPTY:
-            run.append(nxt)
-            nxt = LINE_NEXT[nxt][d]
-        if nxt is None:
-            raise IllegalMoveError(f"{move!r}: the board's edge blocks the push")
-        walls = self.walls
+        while walls[nxt] != EMPTY:  # type: ignore[index]  # legal: an empty gap ahead
+            run.append(nxt)  # type: ignore[arg-type]
+            nxt = LINE_NEXT[nxt][d]  # type: ignore[index]
         dest = nxt
         for pos in reversed(run):  # every wall of the run moves one gap along the line
             owner = walls[pos]
-            walls[nxt] = owner
+            walls[nxt] = owner  # type: ignore[index]
             self._own_remove(owner, pos)
-            self._own_add(owner, nxt)
+            self._own_add(owner, nxt)  # type: ignore[arg-type]
             nxt = pos
         walls[gap] = EMPTY
         self._set_gap_bit(gap, False)
-        self._set_gap_bit(dest, True)
-        self._fill_gap(dest)
+        self._set_gap_bit(dest, True)  # type: ignore[arg-type]
+        self._fill_gap(dest)  # type: ignore[arg-type]
         self._empty_gap(gap)
 
-    def _push_sideways(self, gap: int, d: int, seat: int, move: str) -> None:
+    def _push_sideways(self, gap: int, d: int) -> None:
         """Option ``push_wall: sideways`` or ``both``: the connected straight line of
         walls through ``gap`` slides one step across its own line, as one."""
-        if self._push_mode == "along":
-            raise IllegalMoveError(
-                f"{move!r}: a wall is pushed along its own line "
-                f"({' or '.join(DIRECTIONS[x] for x in PUSH_DIRS[gap])})"
-            )
-        line = self.sideways_target(gap, d)
-        if line is None:
-            raise IllegalMoveError(f"{move!r}: the board's edge or a wall blocks the push")
         walls = self.walls
-        for pos in line:
+        for pos in line_through(walls, gap):
             owner = walls[pos]
             dest = SIDE_NEXT[pos][d]
             walls[pos] = EMPTY
@@ -455,9 +543,7 @@ class LibraryState(State):
             self._set_gap_bit(dest, True)  # type: ignore[arg-type]
             self._fill_gap(dest)  # type: ignore[arg-type]
 
-    def _topple(self, gap: int, d: int, seat: int, move: str) -> None:
-        if self.walls[gap] != seat:
-            raise IllegalMoveError(f"{move!r}: {gap_name(gap)} is not a wall of seat {seat}")
+    def _topple(self, gap: int, d: int, seat: int) -> None:
         walls = self.walls
         if self._line_topple:  # option topple_chain: the connected line falls as one
             for pos in line_through(walls, gap):

@@ -1,0 +1,148 @@
+"""The sphere game's fast paths equal its reference ones at every position of seeded random
+games, under every reading of the rules and with 2 and 4 players:
+
+* ``random_legal_move(randbelow)`` asks for exactly one draw, below the number of legal
+  moves, and returns the legal move of that index, for every index;
+* ``apply_trusted`` leaves the same position as the checked ``apply``, for every legal move;
+* the checked ``apply`` accepts exactly the legal moves among every well-formed move string
+  and leaves the position unchanged when it refuses one.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from simcli.game import IllegalMoveError
+from simcli.games import get_game
+from simcli.games.library.board import PARSE
+
+GAME = get_game("library")
+#: (players, options): the default reading, and every other reading of the text.
+CASES = [
+    (2, {}),
+    (4, {}),
+    (2, {"push_wall": "both", "topple_chain": "line", "walls_per_player": 6}),
+    (2, {"push_wall": "sideways", "sphere_push": "toward_own", "extra_actions": 1}),
+    (4, {"turn_order": "d1_d7_g4_a4", "sphere_push": "toward_own", "walls_per_player": 4}),
+    (4, {"push_wall": "both", "extra_actions": 2, "no_push_back": "after_any_roll"}),
+    (2, {"plate_pulls_sphere": False, "only_mover_wins": True, "topple_chain": "line"}),
+]
+
+
+def positions(players: int, options: dict, seed: int, plies: int | None = None):
+    """Every position of a seeded random game (the first ``plies`` of them if given).
+    Moves are drawn from ``legal_moves`` with walls, pushes and topples favoured, so that
+    long runs and lines of walls occur."""
+    opts = GAME.resolve_options(options)
+    rng = random.Random(seed)
+    state = GAME.new_state(players, opts, GAME.sample_setup(players, opts, rng))
+    count = 0
+    while not state.is_terminal() and (plies is None or count < plies):
+        yield state
+        moves = state.legal_moves()
+        special = [m for m in moves if m[0] in "MTS"]
+        pool = special if special and rng.random() < 0.3 else moves
+        state.apply(rng.choice(pool))
+        count += 1
+    yield state
+
+
+def check_random_legal_move(state) -> None:
+    moves = state.legal_moves()
+    n = len(moves)
+    if n == 0:
+        assert state.is_terminal()
+        return
+    for r in range(n):
+        asked = []
+
+        def draw(count: int, r: int = r, asked: list = asked) -> int:
+            asked.append(count)
+            return r
+
+        assert state.random_legal_move(draw) == moves[r]
+        assert asked == [n]
+    assert state.legal_moves() == moves
+
+
+def check_trusted_apply(state) -> None:
+    for move in state.legal_moves():
+        checked, trusted = state.clone(), state.clone()
+        checked.apply(move)
+        trusted.apply_trusted(move)
+        assert trusted.snapshot() == checked.snapshot(), move
+        assert trusted.legal_moves() == checked.legal_moves(), move
+        assert trusted.current_player == checked.current_player
+
+
+def check_refusals(state) -> None:
+    legal = set(state.legal_moves())
+    before = state.snapshot()
+    for move in PARSE:
+        probe = state.clone()
+        if move in legal:
+            probe.apply(move)
+            continue
+        with pytest.raises(IllegalMoveError):
+            probe.apply(move)
+        assert probe.snapshot() == before, move
+        assert probe.legal_moves() == state.legal_moves(), move
+
+
+def test_fast_paths_on_the_opening_plies_of_the_default_game() -> None:
+    for state in positions(2, {}, seed=1, plies=12):
+        check_random_legal_move(state)
+        check_trusted_apply(state)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("players", "options"), CASES)
+def test_random_legal_move_is_the_legal_move_of_the_draw(players, options) -> None:
+    seen = 0
+    for seed in (1, 2, 3):
+        for state in positions(players, options, seed):
+            check_random_legal_move(state)
+            seen += 1
+    assert seen > 100
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("players", "options"), CASES)
+def test_trusted_apply_equals_checked_apply(players, options) -> None:
+    for seed in (4, 5):
+        for state in positions(players, options, seed):
+            check_trusted_apply(state)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("players", "options"), CASES)
+def test_checked_apply_accepts_exactly_the_legal_moves(players, options) -> None:
+    for state in positions(players, options, seed=6):
+        if state.turn % 7 == 0 or state.is_terminal():
+            check_refusals(state)
+
+
+def test_only_pass_is_drawn_when_nothing_else_is_possible() -> None:
+    """Every cell a plate and every gap a wall of seat 1: seat 0 can only pass, and the
+    draw is still asked for (one legal move)."""
+    snap = {
+        "players": 2,
+        "cells": [-2 if c == 24 else 1 for c in range(49)],
+        "walls": [1] * 84,
+        "sphere": 24,
+        "turn": 0,
+        "forbid": None,
+        "winner": None,
+    }
+    state = GAME.state_from_snapshot(2, GAME.resolve_options({}), snap)
+    assert state.legal_moves() == ["pass"]
+    asked = []
+    assert state.random_legal_move(lambda n: asked.append(n) or 0) == "pass"
+    assert asked == [1]
+    trusted = state.clone()
+    trusted.apply_trusted("pass")
+    state.apply("pass")
+    assert trusted.snapshot() == state.snapshot()
+    assert state.turn == 1 and state.legal_moves() != ["pass"]  # seat 1 moves its walls
