@@ -33,7 +33,8 @@ NATIVE = native_module()
 
 
 def source(module: str) -> Path:
-    return Path(*module.split(".")).with_suffix(".py")
+    """The source of ``module``, relative to this folder."""
+    return NATIVE.source_path(module, Path())
 
 
 def extensions() -> list:
@@ -43,17 +44,19 @@ def extensions() -> list:
     except ImportError:
         print("simcli: Cython is not installed: the pure Python engines only", file=sys.stderr)
         return []
-    modules = [Extension(m, [str(source(m))]) for m in NATIVE.COMPILED]
-    try:
-        return cythonize(
-            modules,
-            build_dir="build/cython",
-            compiler_directives={"language_level": "3"},
-            quiet=True,
-        )
-    except Exception as exc:  # noqa: BLE001 - any failure leaves the pure path
-        print(f"simcli: Cython failed ({exc}): the pure Python engines only", file=sys.stderr)
-        return []
+    modules = [Extension(m, [str(source(m))]) for m in NATIVE.COMPILED + NATIVE.KERNELS]
+    out = []
+    for module in modules:  # one at a time: a module that fails stays pure, alone
+        try:
+            out += cythonize(
+                [module],
+                build_dir="build/cython",
+                compiler_directives={"language_level": "3"},
+                quiet=True,
+            )
+        except Exception as exc:  # noqa: BLE001 - any failure leaves the pure path
+            print(f"simcli: {module.name} not compiled ({exc}): pure Python", file=sys.stderr)
+    return out
 
 
 class OptionalBuildExt(build_ext):

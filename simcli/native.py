@@ -29,6 +29,7 @@ from types import ModuleType
 #: out: compiled unchanged they ran at 0.8 of the pure module's speed (CPython 3.11's
 #: specialized attribute access beats Cython's generic one on its slotted state).
 COMPILED = (
+    "simcli.games.libraria",
     "simcli.games.library.board",
     "simcli.games.library.routes",
     "simcli.games.library.state",
@@ -37,17 +38,35 @@ COMPILED = (
     "simcli.games.adas_library.rows",
     "simcli.games.adas_library.state",
     "simcli.games.adas_library.game",
+    "simcli_strategies.search.tree",
 )
+
+#: Compiled helpers without a ``.py`` twin (their ``.pyx`` source is C-level code): each
+#: is used by a Python module that falls back to the standard library's own functions
+#: when the helper is not built, stale or forced off (``simcli/draws.py`` for ``_mt``).
+KERNELS = ("simcli._mt",)
 
 PURE_ENV = "SIMCLI_PURE"
 BUILD_FILE = Path(__file__).with_name("native_build.json")
 ROOT = Path(__file__).resolve().parent.parent
 
 
+#: Import package -> folder of the checkout, where they differ (pyproject.toml).
+PACKAGE_DIRS = {"simcli_strategies": "strategies"}
+
+
+def source_path(module: str, root: Path = ROOT) -> Path:
+    """The source of ``module`` (a name in :data:`COMPILED` or :data:`KERNELS`), relative
+    to ``root``: its ``.py`` (``.pyx`` for a kernel)."""
+    package, *rest = module.split(".")
+    path = root.joinpath(PACKAGE_DIRS.get(package, package), *rest)
+    return path.with_suffix(".pyx" if module in KERNELS else ".py")
+
+
 def source_digest(module: str, root: Path = ROOT) -> str:
-    """SHA-256 of the ``.py`` source of ``module`` (a name in :data:`COMPILED`), and of
-    the ``.pxd`` beside it where there is one (its C types: part of what was compiled)."""
-    path = root.joinpath(*module.split(".")).with_suffix(".py")
+    """SHA-256 of the source of ``module`` (:func:`source_path`), and of the ``.pxd``
+    beside it where there is one (its C types: part of what was compiled)."""
+    path = source_path(module, root)
     digest = hashlib.sha256(path.read_bytes())
     types = path.with_suffix(".pxd")
     if types.is_file():
@@ -83,9 +102,9 @@ class Selection:
         self.forced = forced
         self.present = present
         self.current = sorted(
-            m for m in present & set(COMPILED) if m in digests and _matches(m, digests[m])
+            m for m in present & set(COMPILED + KERNELS) if m in digests and _matches(m, digests[m])
         )
-        self.stale = sorted(present & set(COMPILED) - set(self.current))
+        self.stale = sorted(present & set(COMPILED + KERNELS) - set(self.current))
 
     @property
     def pure_modules(self) -> set[str]:
@@ -101,14 +120,16 @@ def _matches(module: str, digest: str) -> bool:
 
 
 def _present() -> set[str]:
-    """The modules of the simcli package with an extension file."""
+    """The modules of the simcli and simcli_strategies packages with an extension file."""
     out = set()
-    for path in (ROOT / "simcli").rglob("*.so"):  # pyd: not built on Windows (docs)
-        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
-            if path.name.endswith(suffix):
-                name = path.name[: -len(suffix)]
-                out.add(".".join((*path.parent.relative_to(ROOT).parts, name)))
-                break
+    for package in ("simcli", *PACKAGE_DIRS):
+        folder = ROOT / PACKAGE_DIRS.get(package, package)
+        for path in folder.rglob("*.so"):  # pyd: not built on Windows (docs)
+            for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+                if path.name.endswith(suffix):
+                    name = path.name[: -len(suffix)]
+                    out.add(".".join((package, *path.parent.relative_to(folder).parts, name)))
+                    break
     return out
 
 
@@ -136,19 +157,30 @@ def select() -> Selection:
     return _selection
 
 
+def kernel_current(name: str) -> bool:
+    """Whether the helper ``name`` of :data:`KERNELS` may be used: built from its current
+    source, and the engines not forced pure."""
+    selection = select()
+    return not selection.forced and name in selection.current
+
+
 def in_use() -> dict[str, bool]:
-    """Each module of :data:`COMPILED`: whether it runs compiled (imports it)."""
+    """Each module of :data:`COMPILED` and :data:`KERNELS`: whether it runs compiled
+    (imports it; a helper of KERNELS counts when its Python module uses it)."""
     select()
     out = {}
     for name in COMPILED:
         module = importlib.import_module(name)
         loader = getattr(module, "__loader__", None)
         out[name] = isinstance(loader, importlib.machinery.ExtensionFileLoader)
+    from simcli import draws
+
+    out[draws.KERNEL] = draws.compiled()
     return out
 
 
 def active_path() -> str:
-    """``"compiled"`` (every module of :data:`COMPILED` compiled), ``"pure"`` (none) or
+    """``"compiled"`` (every module of :data:`in_use` compiled), ``"pure"`` (none) or
     ``"partly compiled"``."""
     compiled = list(in_use().values())
     if all(compiled):

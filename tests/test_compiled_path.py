@@ -32,7 +32,7 @@ def test_simcli_pure_loads_every_module_from_its_source() -> None:
         text=True,
     ).stdout
     in_use, path, source = json.loads(out)
-    assert set(in_use) == set(native.COMPILED)
+    assert set(in_use) == set(native.COMPILED + native.KERNELS)
     assert not any(in_use.values())
     assert path == "pure"
     assert source.endswith(os.path.join("library", "state.py"))
@@ -68,8 +68,8 @@ def test_the_compiled_modules_are_the_ones_in_use_when_built() -> None:
             pytest.fail(why)
         pytest.skip(why)
     in_use = native.in_use()
-    assert in_use == {name: name in built for name in native.COMPILED}
-    if len(built) == len(native.COMPILED):
+    assert in_use == {name: name in built for name in native.COMPILED + native.KERNELS}
+    if len(built) == len(native.COMPILED + native.KERNELS):
         assert native.active_path() == "compiled" and native.notice() is None
     else:
         assert native.active_path() == "partly compiled"
@@ -78,7 +78,7 @@ def test_the_compiled_modules_are_the_ones_in_use_when_built() -> None:
 def test_a_module_whose_source_changed_since_the_build_runs_from_its_source() -> None:
     name = "simcli.games.library.state"
     current = native.source_digest(name)
-    other = "simcli.games.libraria"  # an extension of a module the build no longer lists
+    other = "simcli.games.chance"  # an extension of a module the build does not list
     present = {name, other}
     selection = native.Selection(False, present, {name: "0" * 64, other: "0"})
     assert selection.stale == [name] and not selection.current
@@ -98,7 +98,11 @@ def test_the_source_finder_passes_over_an_extension() -> None:
 
 def test_every_module_to_compile_has_its_source() -> None:
     for name in native.COMPILED:
-        assert native.ROOT.joinpath(*name.split(".")).with_suffix(".py").is_file(), name
+        assert native.source_path(name).suffix == ".py" and native.source_path(name).is_file()
+    for name in native.KERNELS:
+        assert native.source_path(name).suffix == ".pyx" and native.source_path(name).is_file()
+    tree = native.source_path("simcli_strategies.search.tree")
+    assert tree == native.ROOT / "strategies" / "search" / "tree.py"
 
 
 @pytest.mark.slow
