@@ -16,11 +16,12 @@ temporary ``git worktree``; each side is measured in its own subprocess with
 both see the same machine. Per game:
 
 * engine loop: random self-play games per second through the engine as a random
-  rollout of search plays it (setup, a uniformly random legal move by
-  ``random_legal_move`` where the side has it, else ``legal_moves`` and a uniform
-  choice, for the same draws; ``apply_trusted`` where the side has it, else ``apply``;
-  chance outcomes from ``sample_chance``), and the same loop as the referee plays it
-  (``legal_moves``, a uniform choice, the validated ``apply``);
+  rollout of search plays it: setup, then ``state.playout`` (the game's own loop) with
+  the draws of ``simcli.draws`` where the side has them; else a uniformly random legal
+  move by ``random_legal_move`` where the side has it, else ``legal_moves`` and a
+  uniform choice, for the same draws; ``apply_trusted`` where the side has it, else
+  ``apply``; chance outcomes from ``sample_chance``. And the same games as the referee
+  plays them (``legal_moves``, a uniform choice, the validated ``apply``);
 * search: MCTS iterations per second from the opening (random rollouts; ``ismcts`` for
   the hidden-card games).
 
@@ -73,8 +74,18 @@ def engine_rate(game_id: str, players: int, games: int, trusted: bool) -> float:
     choice = rng.choice
     start = time.perf_counter()
     randbelow = rng._randbelow  # what choice draws: seq[randbelow(len(seq))]
+    try:  # the same draws, compiled where the side has them
+        from simcli.draws import randbelow_of
+
+        randbelow = randbelow_of(rng)
+    except ImportError:
+        pass
     for _ in range(games):
         state = game.new_state(players, options, game.sample_setup(players, options, rng))
+        if trusted and hasattr(state, "playout"):  # the rollout as search plays it
+            state.playout(rng, randbelow)
+            state.outcome()
+            continue
         apply = getattr(state, "apply_trusted", state.apply) if trusted else state.apply
         legal = state.legal_moves
         pick = getattr(state, "random_legal_move", None) if trusted else None

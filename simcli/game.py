@@ -265,6 +265,21 @@ class State(ABC):
         moves = self.legal_moves()
         return moves[randbelow(len(moves))]
 
+    def playout(self, rng: random.Random, randbelow: Callable[[int], int]) -> None:
+        """Play uniformly random moves to the end of the game, in place: the random
+        rollout of search. Exactly this loop: a chance turn plays
+        ``apply_trusted(sample_chance(rng))``, a decision plays
+        ``apply_trusted(random_legal_move(randbelow))``. ``randbelow`` draws from ``rng``
+        (``rng._randbelow`` or ``simcli.draws.randbelow_of(rng)``). Games override it with
+        a tighter loop (compiled with the engine where the compiled path is built); the
+        result must equal this one's for the same generator."""
+        apply, sample, pick = self.apply_trusted, self.sample_chance, self.random_legal_move
+        while True:
+            seat = self.current_player
+            if seat == TERMINAL:
+                return
+            apply(sample(rng) if seat == CHANCE else pick(randbelow))
+
     def sample_chance(self, rng: random.Random) -> Move:
         """Draw the outcome of the pending chance event. Games with common random numbers
         (``simcli.games.chance``) draw it from a stream of their own keyed by the event

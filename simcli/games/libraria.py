@@ -20,6 +20,7 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from simcli.draws import shuffle
 from simcli.frozen import FrozenDict, freeze
 from simcli.game import TERMINAL, Game, IllegalMoveError, Option, Outcome, State
 from simcli.games.compensation import KOMI, drop_defaults, komi_option, with_komi
@@ -56,6 +57,8 @@ def seat_for_ply(ply: int, opening: str) -> int:
     return ply % 2
 
 
+_ALL_SPOTS = list(range(SPOTS))
+
 #: Seat of every placement (then TERMINAL) per opening, so that whose turn it is costs
 #: one lookup.
 TURN_ORDER: dict[str, tuple[int, ...]] = {
@@ -91,10 +94,18 @@ def _full_table(value: int) -> tuple[tuple[int, int], ...]:
     )
 
 
+def _flat_full_table(value: int) -> tuple[int, ...]:
+    """:func:`_full_table` flat: seat 0's and seat 1's points at ``2 * ones`` and
+    ``2 * ones + 1``."""
+    return tuple(points for pair in _full_table(value) for points in pair)
+
+
+#: :data:`TILE_CORNERS` flat: the corners of tile ``i`` at ``4 * i`` to ``4 * i + 3``.
+_CORNERS = tuple(spot for corners in TILE_CORNERS for spot in corners)
 #: The tables of the rulebook's tile values; rules variants with other values (a
 #: plug-in game may change ``tiles``) are scored through :func:`tile_points` directly.
 _POINTS = FrozenDict((value, _points_table(value)) for value in set(TILE_SET))
-_FULL = FrozenDict((value, _full_table(value)) for value in set(TILE_SET))
+_FULL_FLAT = {value: _flat_full_table(value) for value in set(TILE_SET)}
 
 
 def score_board(tiles: list[int] | tuple[int, ...], board: list[int]) -> list[int]:
@@ -113,15 +124,33 @@ def score_board(tiles: list[int] | tuple[int, ...], board: list[int]) -> list[in
     return [a_total, b_total]
 
 
-def score_full_board(tiles: list[int] | tuple[int, ...], board: list[int]) -> list[int]:
-    """:func:`score_board` for a board without empty spots (the end of the game)."""
+def score_full_board(tiles, board):  # noqa: ANN001,ANN201 - C types in libraria.pxd
+    """:func:`score_board` for a board without empty spots (the end of the game): the
+    tiles in order, their four corners from :data:`_CORNERS` and both seats' points
+    from :data:`_FULL_FLAT` at ``2 * ones`` and ``2 * ones + 1``."""
     a_total = b_total = 0
-    for value, (p, q, r, s) in zip(tiles, TILE_CORNERS, strict=True):
-        table = _FULL.get(value) or _full_table(value)
-        a, b = table[board[p] + board[q] + board[r] + board[s]]
-        a_total += a
-        b_total += b
+    j = 0
+    for value in tiles:
+        table = _FULL_FLAT.get(value)
+        if table is None:
+            table = _flat_full_table(value)
+        ones = board[_CORNERS[j]] + board[_CORNERS[j + 1]] + board[_CORNERS[j + 2]]
+        ones += board[_CORNERS[j + 3]]
+        a_total += table[2 * ones]
+        b_total += table[2 * ones + 1]
+        j += 4
     return [a_total, b_total]
+
+
+def place_randomly(board, free, order, ply, randbelow):  # noqa: ANN001,ANN201 - C types: .pxd
+    """Fill the ``free`` spots of ``board`` (increasing order, emptied) from placement
+    ``ply`` on, each spot drawn as ``free[randbelow(len(free))]`` and taken by
+    ``order[ply]``; returns the final ply (:data:`SPOTS`)."""
+    while ply < SPOTS:
+        spot = free.pop(randbelow(SPOTS - ply))
+        board[spot] = order[ply]
+        ply += 1
+    return ply
 
 
 def checked_tiles(tiles: Any, where: str) -> tuple[int, ...]:
@@ -204,7 +233,7 @@ class LibrariaState(State):
         self.board = [EMPTY] * SPOTS
         self.ply = 0
         self._order = TURN_ORDER[options["opening"]]
-        self._free = list(range(SPOTS))
+        self._free = _ALL_SPOTS.copy()
         #: the seat to move, kept up to date by every placement (``_order[ply]``)
         self.current_player = self._order[0]
 
@@ -214,6 +243,14 @@ class LibrariaState(State):
     def random_legal_move(self, randbelow: Callable[[int], int]) -> int:
         free = self._free  # legal_moves() without the copy
         return free[randbelow(len(free))]
+
+    def playout(self, rng: random.Random, randbelow: Callable[[int], int]) -> None:
+        """:meth:`State.playout` in one loop: the spots drawn as :meth:`random_legal_move`
+        draws them, placed as :meth:`apply_trusted` places them (``pop`` keeps ``_free``
+        in increasing order, as ``remove`` does)."""
+        order = self._order
+        self.ply = ply = place_randomly(self.board, self._free, order, self.ply, randbelow)
+        self.current_player = order[ply]
 
     def apply(self, move: Any) -> None:
         if self.ply >= SPOTS:
@@ -329,7 +366,7 @@ class Libraria(Game):
         self, players: int, options: Mapping[str, Any], rng: random.Random
     ) -> dict[str, Any]:
         tiles = list(TILE_SET)
-        rng.shuffle(tiles)
+        shuffle(rng, tiles)  # rng.shuffle(tiles), compiled where it can be
         return {"tiles": tiles}
 
     def new_state(

@@ -22,6 +22,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
+from simcli.draws import randbelow_of
 from simcli.game import CHANCE, TERMINAL, Game, Move, State
 from simcli.strategy import Strategy
 
@@ -50,13 +51,16 @@ def continuation(
     may build without listing the others), one draw of ``rng`` per decision, a single
     legal move included. With one, ``forced`` plays a single legal move without asking
     it (otherwise it is asked every time, and may draw its random numbers)."""
+    # ``_randbelow(n)`` is what ``randrange(n)`` returns for n >= 1 (the same draws),
+    # without its argument checks (compiled where it can be: simcli/draws.py)
+    randrange = randbelow_of(rng)
+    if policy is None and depth is None and stop is None:
+        state.playout(rng, randrange)  # the game's own loop of the same draws
+        return reward(state, True)
     apply = state.apply_trusted
     sample = state.sample_chance
     legal_moves = state.legal_moves
     pick = state.random_legal_move  # legal_moves()[randrange(n)], for the same draw
-    # ``_randbelow(n)`` is what ``randrange(n)`` returns for n >= 1 (the same draws),
-    # without its argument checks; kept to ``random.Random`` and its subclasses
-    randrange = getattr(rng, "_randbelow", None) or rng.randrange
     trusted = getattr(policy, "trusted", False)
     plies = 0
     while True:

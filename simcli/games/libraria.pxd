@@ -1,0 +1,14 @@
+# C types for the compiled path of libraria.py (Cython's "pure Python mode"): the .py is
+# the one source of the rules; this file only declares the types of its hot loops.
+import cython
+
+cdef tuple _CORNERS
+cdef dict _FULL_FLAT
+
+@cython.locals(a_total=cython.long, b_total=cython.long, j=cython.Py_ssize_t,
+               ones=cython.Py_ssize_t, table=tuple)
+cpdef list score_full_board(object tiles, list board)
+
+@cython.locals(spot=cython.Py_ssize_t)
+cpdef Py_ssize_t place_randomly(list board, list free, tuple order, Py_ssize_t ply,
+                                object randbelow) except -1
