@@ -13,7 +13,7 @@ otherwise be worth less than a good cut position).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from simcli.game import Game, Move, State
@@ -81,6 +81,23 @@ def win_rewards(state: State) -> tuple[float, ...]:
     """1/k for each of k winners, 0 for the others; 1/n for all n seats if nobody won."""
     players = state.players
     winners = state.outcome().winners
+    key = (players, winners)
+    try:
+        return _WIN_SHARES[key]
+    except KeyError:
+        pass
+    except TypeError:  # winners not a tuple: nothing to remember it by
+        return _win_shares(players, winners)
+    shares = _WIN_SHARES[key] = _win_shares(players, winners)
+    return shares
+
+
+#: (players, winners) -> :func:`_win_shares`: a game has few of them, and a search asks
+#: for them once per rollout.
+_WIN_SHARES: dict[tuple[int, tuple[int, ...]], tuple[float, ...]] = {}
+
+
+def _win_shares(players: int, winners: Sequence[int]) -> tuple[float, ...]:
     if not winners:
         share = 1.0 / players
         return (share,) * players

@@ -85,6 +85,30 @@ class ISNode:
         self.kids: dict[Any, ISNode] = {}
 
 
+def ucb_pick(kids, explore, seat, skip_losses, scaled, lo, hi):  # noqa: ANN001,ANN201 - tree.pxd
+    """The index of the child in ``kids`` (expanded :class:`Node` s) with the best UCB1
+    value for ``seat``: ``mean + explore / sqrt(n)``, the mean scaled to the rewards
+    seen so far (``lo`` .. ``hi``) when ``scaled``; the first on ties. With
+    ``skip_losses`` a child that is a proven loss for ``seat`` is passed over (index 0
+    when all are: the node is then solved below)."""
+    scale = 1.0 / (hi - lo) if scaled and hi > lo else 1.0
+    best_i = -1
+    best_v = -INF
+    for i, kid in enumerate(kids):
+        solved = kid.solved
+        if skip_losses and solved is not None and solved[seat] == 0.0:
+            continue  # a proven loss for the seat to move
+        kn = kid.n
+        mean = kid.w / kn
+        if scaled:
+            mean = (mean - lo) * scale
+        v = mean + explore / sqrt(kn)
+        if v > best_v:
+            best_v = v
+            best_i = i
+    return best_i if best_i >= 0 else 0
+
+
 class TreeSearch:
     """The searches of one strategy in one game. ``mode`` is ``win`` or ``score`` (see
     :mod:`.common`), ``policy`` the rollout policy (``None``: uniformly random moves),
@@ -154,6 +178,7 @@ class TreeSearch:
         mode = self.mode
         c = self.c
         iterate_score = mode == "score"
+        skip_losses = mode == "win"
         deadline = time.perf_counter() + self.time_limit if self.time_limit else None
         lo, hi = INF, -INF  # range of rewards seen (score mode)
         done = 0
@@ -200,27 +225,10 @@ class TreeSearch:
                     node = kid
                     rewards = kid.solved
                     break
-                # UCB1 over the expanded children
                 kids = node.kids
-                explore = c * sqrt(log(node.n))
-                best_i = -1
-                best_v = -INF
-                if iterate_score:
-                    scale = 1.0 / (hi - lo) if hi > lo else 1.0
-                for i, kid in enumerate(kids):
-                    solved = kid.solved
-                    if solved is not None and mode == "win" and solved[seat] == 0.0:
-                        continue  # a proven loss for the seat to move
-                    kn = kid.n
-                    mean = kid.w / kn
-                    if iterate_score:
-                        mean = (mean - lo) * scale
-                    v = mean + explore / sqrt(kn)
-                    if v > best_v:
-                        best_v = v
-                        best_i = i
-                if best_i < 0:  # every child a proven loss: the node is solved below
-                    best_i = 0
+                best_i = ucb_pick(
+                    kids, c * sqrt(log(node.n)), seat, skip_losses, iterate_score, lo, hi
+                )
                 pos.apply_trusted(node.moves[best_i])
                 node = kids[best_i]
                 path.append(node)
