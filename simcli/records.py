@@ -14,7 +14,7 @@ checks it against the definitions here); ``docs/records.md`` explains it.
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NotRequired, TypedDict
 
@@ -87,9 +87,46 @@ def new_record(
 _LINE_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False)
 
 
+def _line_encoder() -> Callable[[Any], str]:
+    """``_LINE_ENCODER.encode`` with its C encoder built once: ``encode`` builds one per
+    call, which costs about as much as encoding a Libraria record. The same C code with
+    the same settings writes the same text; where it cannot be built (no ``_json``, or
+    another signature) or a probe of every kind of value differs, ``encode`` itself."""
+    encoder = _LINE_ENCODER
+    try:
+        from json.encoder import c_make_encoder, encode_basestring
+
+        chunks = c_make_encoder(
+            None,
+            encoder.default,
+            encode_basestring,
+            encoder.indent,
+            encoder.key_separator,
+            encoder.item_separator,
+            encoder.sort_keys,
+            encoder.skipkeys,
+            encoder.allow_nan,
+        )
+        join = "".join
+
+        def encode(record: Any) -> str:
+            return join(chunks(record, 0))
+
+        probe = {"a": [0, -7, 2**70, 1.5, -0.0, "é\n\"\u2028", None, True, {}], "b": {"": []}}
+        if encode(probe) == encoder.encode(probe):
+            return encode
+    except Exception:  # noqa: BLE001 - any failure: the generic encoder, as before
+        pass
+    return encoder.encode
+
+
+#: The record line's encoder (see :func:`_line_encoder`).
+_encode = _line_encoder()
+
+
 def dumps(record: Record | dict[str, Any]) -> str:
     """One compact line (no trailing newline). Key order is the record's own order."""
-    return _LINE_ENCODER.encode(record)
+    return _encode(record)
 
 
 # ----------------------------------------------------------------------------- checks

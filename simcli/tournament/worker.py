@@ -11,6 +11,7 @@ from time import monotonic  # bound once: a strategy replacing time.monotonic ch
 from typing import Any, NamedTuple
 
 from simcli.config import Config
+from simcli.frozen import freeze
 from simcli.records import Record, dumps, new_record
 from simcli.seeding import chance_rng, derive_seed
 from simcli.strategy import is_builtin, load_strategy_class
@@ -49,12 +50,13 @@ class GameResult(NamedTuple):
 VOID = "unverified"
 
 
-def outcome_of(record: Record | dict[str, Any]) -> GameResult:
-    """What the parent tallies of a game record (a new one, or one read back to resume)."""
+def outcome_of(record: Record | dict[str, Any], think: tuple = ()) -> GameResult:
+    """What the parent tallies of a game record (a new one, or one read back to resume),
+    with the seats' think times where the game was timed here."""
     detail = record.get("detail")
     void = detail.get("message", "") if type(detail) is dict and detail.get("kind") == VOID else ""
     return GameResult(
-        record["seats"], record["winners"], record["scores"], record["termination"], (), void
+        record["seats"], record["winners"], record["scores"], record["termination"], think, void
     )
 
 
@@ -127,6 +129,9 @@ class ChunkPlayer:
             v: strategy_game(g, config.options_for(v)) for v, g in self.games.items()
         }
         self.sources = {v: game_source_for(config, v) for v in variants}
+        # read-only, so shared by every game of a variant (game_play freezes what it is
+        # given: already frozen, once here instead of once per game)
+        self.options = {v: freeze(config.options_for(v)) for v in variants}
         self.game = self.games[None]
         self.factories = strategy_factories(config)
         #: the in-process strategies that are not built in: their games are verified
@@ -142,7 +147,7 @@ class ChunkPlayer:
         self.clocks[index] = [SeatClock() for _ in spec.seats]
         return game_play(
             self.games[spec.variant],
-            self.config.options_for(spec.variant),
+            self.options[spec.variant],
             index,
             spec.seed,
             spec.seats,
@@ -176,8 +181,7 @@ class ChunkPlayer:
         """The line of a :meth:`checked` record (unchanged by timing) and its result
         with the seats' think times."""
         clocks = self.clocks.pop(record["index"], ())
-        think = tuple(c.packed() for c in clocks)
-        return dumps(record), outcome_of(record)._replace(think=think)
+        return dumps(record), outcome_of(record, tuple([c.packed() for c in clocks]))
 
     def verified(self, record: Record) -> Record:
         """``record``, if it replays; else the record of a void game (``error``, its
