@@ -9,6 +9,7 @@ resolved option ``components``, so a game record replays without the file) and i
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
@@ -66,6 +67,16 @@ class Components:
         reshuffle numbers the cards by (``chance.copy_numbers``), built once."""
         deck = tuple(self.deck())
         return deck, FrozenDict(first_copies(deck))
+
+    @cached_property
+    def deck_counts(self) -> Mapping[str, int]:
+        """How many copies of each card :meth:`deck` holds (built once, read-only)."""
+        return FrozenDict(Counter(self.deck()))
+
+    @cached_property
+    def bag_counts(self) -> Mapping[int, Mapping[int, int]]:
+        """players -> how many tiles of each colour :meth:`bag` holds (built once)."""
+        return FrozenDict((n, FrozenDict(Counter(self.bag(n)))) for n in self.players)
 
     def bag(self, players: int) -> list[int]:
         """Every book tile (colour index) for ``players`` players, unshuffled."""

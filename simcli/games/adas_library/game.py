@@ -18,6 +18,7 @@ from typing import Any
 
 from simcli import statefields
 from simcli.errors import GameOptionError
+from simcli.frozen import FrozenDict, freeze
 from simcli.game import Facts, Game, IllegalMoveError, Option, State
 from simcli.games.adas_library.components import (
     CARD_TYPES,
@@ -44,6 +45,12 @@ SETUP_KEYS = ("master", "rows", "hands", "draw", "redeals")
 OPTIONAL_SETUP_KEYS = ("chance_key",)  # drawn last by sample_setup; absent: drawn lazily
 #: The seat compensation option (``simcli/games/compensation.py``).
 EXTRA_CARDS = "extra_cards"
+#: repr of resolved options -> (the options frozen, their :class:`Components`): what
+#: every setup and new state needs of options met before, without validating the
+#: component data again (a repr tells JSON values apart: ``True`` from ``1``, ``5.0``
+#: from ``5``). Emptied when full.
+RESOLVED: dict[str, tuple[Mapping[str, Any], Components]] = {}
+RESOLVED_LIMIT = 64
 
 
 def hand_sizes(hand_size: int, players: int, extra_cards: int) -> list[int]:
@@ -130,9 +137,23 @@ class AdasLibrary(Game):
 
     def components(self, options: Mapping[str, Any]) -> Components:
         """The validated component data named by (resolved or raw) ``options``."""
-        if options.get("components") is None or "max_turns" not in options:
-            options = self.resolve_options(options)
-        return parse(options["components"], "option 'components'")
+        return self.resolved(options)[1]
+
+    def resolved(self, options: Mapping[str, Any]) -> tuple[Mapping[str, Any], Components]:
+        """(``options`` resolved and frozen, their component data), kept in
+        :data:`RESOLVED` for resolved options (raw ones may name a file, read anew)."""
+        resolved = options.get("components") is not None and "max_turns" in options
+        key = repr(options) if resolved and type(options) in (dict, FrozenDict) else ""
+        found = RESOLVED.get(key) if key else None
+        if found is None:
+            if not resolved:
+                options = self.resolve_options(options)
+            found = freeze(options), parse(options["components"], "option 'components'")
+            if key:
+                if len(RESOLVED) >= RESOLVED_LIMIT:
+                    RESOLVED.clear()
+                RESOLVED[key] = found
+        return found
 
     # -- setup ----------------------------------------------------------------------
 
@@ -181,9 +202,7 @@ class AdasLibrary(Game):
         self, players: int, options: Mapping[str, Any], setup: Mapping[str, Any]
     ) -> AdasState:
         self.check_players(players)
-        if options.get("components") is None or "max_turns" not in options:
-            options = self.resolve_options(options)
-        comp = parse(options["components"], "option 'components'")
+        options, comp = self.resolved(options)
 
         def bad(problem: str) -> IllegalMoveError:
             return IllegalMoveError(f"Ada's Library setup: {problem}")
@@ -213,10 +232,10 @@ class AdasLibrary(Game):
                 if not isinstance(name, str) or name not in index:
                     raise bad(f"row {s} holds {name!r}, which is not a colour")
             row_ids.append([index[name] for name in row])
-        per_colour = Counter(comp.bag(players))
+        per_colour = comp.bag_counts[players]
         drawn = Counter(c for row in row_ids for c in row)
         for c, n in drawn.items():
-            if n > per_colour[c]:
+            if n > per_colour.get(c, 0):
                 raise bad(f"the rows hold {n} {comp.colours[c]} books; the bag has {per_colour[c]}")
         rank = ranks(master_ids)
         for s, row in enumerate(row_ids):
@@ -233,9 +252,7 @@ class AdasLibrary(Game):
         if not isinstance(draw, list):
             raise bad("draw must be a list of cards")
         cards = [card for hand in hands for card in hand] + draw
-        if any(not isinstance(card, str) for card in cards) or Counter(cards) != Counter(
-            comp.deck()
-        ):
+        if any(not isinstance(card, str) for card in cards) or Counter(cards) != comp.deck_counts:
             raise bad("hands and draw together must be exactly the deck of the data file")
         redeals = setup["redeals"]
         if isinstance(redeals, bool) or not isinstance(redeals, int) or redeals < 0:

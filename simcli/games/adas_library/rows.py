@@ -1,3 +1,4 @@
+# cython: annotation_typing=False
 """Pure functions on book rows and the master order (colour indices, lists or tuples).
 
 A row is sorted when its books read in master order: the master rank of the colours
@@ -213,6 +214,73 @@ def shift_tables(size: int) -> Mapping[str, Mapping[tuple[bool, ...], Plays]]:
         for card, table in tables.items():
             table[key] = scan_shifts(card, row)
     return MappingProxyType({card: MappingProxyType(table) for card, table in tables.items()})
+
+
+#: The cards of :data:`SHIFT_N` in :data:`CARD_TYPES` order: what :func:`shift_lists`
+#: numbers them by.
+SHIFT_CARDS: tuple[str, ...] = (*MOVE_N, "move_end", *MASTER_N)
+#: Rows of one length: for each card of :data:`SHIFT_CARDS`, its plays by boundary bits.
+ShiftLists = tuple[list[Plays], ...]
+#: size -> :func:`shift_lists` (kept here, so that a lookup is one ``dict.get``).
+SHIFT_LISTS: dict[int, ShiftLists] = {}
+
+
+def shift_lists(size: int) -> ShiftLists:
+    """:func:`shift_tables` indexed by :func:`boundary_bits` instead of the boundary key:
+    ``shift_lists(size)[k][bits]`` are the plays of ``SHIFT_CARDS[k]`` (empty tuple for
+    rows longer than :data:`TABLE_MAX_LENGTH`)."""
+    lists = SHIFT_LISTS.get(size)
+    if lists is None:
+        tables = shift_tables(size)
+        if not tables:
+            return ()
+        weights = [1 << i for i in range(size - 1)]
+        lists = tuple([()] * (1 << (size - 1)) for _ in SHIFT_CARDS)
+        for k, card in enumerate(SHIFT_CARDS):
+            for key, plays in tables[card].items():
+                lists[k][sum(w for w, differs in zip(weights, key, strict=True) if differs)] = plays
+        SHIFT_LISTS[size] = lists
+    return lists
+
+
+def boundary_bits(items: list[int]) -> int:
+    """The :func:`boundary_key` of ``items`` as a number: bit ``i`` is set when items
+    ``i`` and ``i + 1`` differ (at least one item)."""
+    bits = 0
+    bit = 1
+    previous = items[0]
+    for i in range(1, len(items)):
+        item = items[i]
+        if item != previous:
+            bits |= bit
+        previous = item
+        bit <<= 1
+    return bits
+
+
+def differences(a: list[int], b: list[int], start: int, step: int, count: int) -> int:
+    """How many ``i`` in ``range(count)`` have ``a[i] != b[start + step * i]``."""
+    found = 0
+    j = start
+    for i in range(count):
+        if a[i] != b[j]:
+            found += 1
+        j += step
+    return found
+
+
+def nth_difference(a: list[int], b: list[int], start: int, step: int, nth: int) -> int:
+    """The ``i`` of the ``nth`` (0 first) difference counted by :func:`differences`
+    (there must be one)."""
+    j = start
+    i = 0
+    while True:
+        if a[i] != b[j]:
+            if nth == 0:
+                return i
+            nth -= 1
+        i += 1
+        j += step
 
 
 #: (cards, boundary key) -> :func:`shift_block`, filled as blocks are met. A key's

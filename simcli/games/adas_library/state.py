@@ -1,3 +1,4 @@
+# cython: annotation_typing=False
 """The Ada's Library game state: rows, master order, hands, piles and the turn.
 
 Move notation (positions are 0-based from the left end of the row; directions ``"L"``
@@ -27,7 +28,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
-from operator import ne
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from simcli.frozen import freeze
@@ -38,11 +38,17 @@ from simcli.games.adas_library.rows import (
     LEFT,
     MASTER_N,
     MOVE_N,
+    SHIFT_CARDS,
+    SHIFT_LISTS,
     SHIFT_N,
     SWITCH_N,
+    boundary_bits,
+    differences,
+    nth_difference,
     out_of_order,
     ranks,
     shift_block,
+    shift_lists,
     uniform,
 )
 from simcli.games.chance import ChanceStreams, copy_numbers, keyed_order
@@ -73,6 +79,29 @@ OTHER_KINDS: dict[str, tuple[int, int | None]] = {
     "reverse": (REVERSE, None),
 }
 ROW_SHIFTS = (*MOVE_N, "move_end")  # cards whose plays shift a book of the row
+#: What a card's plays do (:meth:`AdasState.apply_trusted`), and how :func:`draw_play`
+#: counts them: shift a book of the row or a master card (looked up in the tables of
+#: ``rows.shift_lists``), swap two books of the row, swap the row's ends, or swap a book
+#: with the partner's.
+ROW_PLAYS, MASTER_PLAYS, SWITCH_PLAYS, REVERSE_PLAY, EXCHANGE_PLAYS = range(5)
+#: card -> (kind of play, argument): the card's index in ``SHIFT_CARDS`` for the
+#: shifting cards, the distance for the Switches, 0 otherwise.
+DRAWS: dict[str, tuple[int, int]] = {
+    **{card: (ROW_PLAYS, SHIFT_CARDS.index(card)) for card in ROW_SHIFTS},
+    **{card: (MASTER_PLAYS, SHIFT_CARDS.index(card)) for card in MASTER_N},
+    **{card: (SWITCH_PLAYS, n) for card, n in SWITCH_N.items()},
+    "reverse": (REVERSE_PLAY, 0),
+    "exchange": (EXCHANGE_PLAYS, 0),
+}
+#: card -> (kind of play, distance: 0 for Move to End and the swaps without one).
+ACTIONS: dict[str, tuple[int, int]] = {
+    **{card: (ROW_PLAYS, n) for card, n in MOVE_N.items()},
+    "move_end": (ROW_PLAYS, 0),
+    **{card: (MASTER_PLAYS, n) for card, n in MASTER_N.items()},
+    **{card: (SWITCH_PLAYS, n) for card, n in SWITCH_N.items()},
+    "reverse": (REVERSE_PLAY, 0),
+    "exchange": (EXCHANGE_PLAYS, 0),
+}
 
 
 class HandPlan(NamedTuple):
@@ -84,6 +113,7 @@ class HandPlan(NamedTuple):
     masters: tuple[str, ...]  # master cards
     exchange: bool
     discards: tuple[list[str], ...]  # ["discard", card] of every card (copied, never handed out)
+    draws: tuple[tuple[int, int, str], ...]  # (kind, argument, card) of DRAWS, every card
 
 
 #: frozenset of a hand -> its :class:`HandPlan` (filled as hands are met; a hand is a
@@ -112,9 +142,90 @@ def hand_plan(hand: Collection[str]) -> HandPlan:
         masters=tuple(card for card in cards if card in MASTER_N),
         exchange="exchange" in cards,
         discards=tuple(["discard", card] for card in cards),
+        draws=tuple((*DRAWS[card], card) for card in cards if card in DRAWS),
     )
     HAND_PLANS[frozenset(hand)] = plan
     return plan
+
+
+def draw_play(
+    draws: tuple[tuple[int, int, str], ...],
+    discards: tuple[list[str], ...],
+    row: list[int],
+    master: list[int],
+    other: list[int],
+    mirrored: bool,
+    randbelow: Callable[[int], int],
+) -> list[Any] | None:
+    """``legal_moves()[randbelow(n)]`` of the seat with the row ``row`` and the hand
+    plan's ``draws`` and ``discards`` (``other``: the partner's row): the plays of each
+    card are counted (the shifts looked up by the row's boundary bits, the swaps
+    counted), ``randbelow`` is called once with their total, and only the play drawn is
+    built. None (and no draw) for rows or master orders too long for the tables."""
+    size = len(row)
+    lists = SHIFT_LISTS.get(size) or shift_lists(size)
+    if not lists:
+        return None
+    bits = boundary_bits(row)
+    master_lists = lists
+    master_bits = -1  # boundary_bits(master), when the hand holds a master card
+    start = len(other) - 1 if mirrored else 0  # the partner's book facing row[0]
+    step = -1 if mirrored else 1
+    common = min(size, len(other))
+    counts = []
+    total = 0
+    for kind, arg, _ in draws:
+        if kind == ROW_PLAYS:
+            count = len(lists[arg][bits])
+        elif kind == SWITCH_PLAYS:
+            count = differences(row, row, arg, 1, size - arg)
+        elif kind == REVERSE_PLAY:
+            count = 1 if row[0] != row[size - 1] else 0
+        elif kind == MASTER_PLAYS:
+            if master_bits < 0:
+                master_lists = SHIFT_LISTS.get(len(master)) or shift_lists(len(master))
+                if not master_lists:
+                    return None
+                master_bits = boundary_bits(master)
+            count = len(master_lists[arg][master_bits])
+        else:
+            count = differences(row, other, start, step, common)
+        counts.append(count)
+        total += count
+    i = randbelow(total + len(discards))
+    for e in range(len(counts)):
+        count = counts[e]
+        if i < count:
+            kind, arg, card = draws[e]
+            if kind == ROW_PLAYS:
+                return lists[arg][bits][i].copy()
+            if kind == SWITCH_PLAYS:
+                return [card, nth_difference(row, row, arg, 1, i)]
+            if kind == REVERSE_PLAY:
+                return [card]
+            if kind == MASTER_PLAYS:
+                return master_lists[arg][master_bits][i].copy()
+            return [card, nth_difference(row, other, start, step, i)]
+        i -= count
+    return discards[i].copy()
+
+
+def first_sorted(rows: list[list[int]], rank: list[int], seat: int) -> int:
+    """The first seat, in turn order from ``seat``, whose row is sorted (-1: none)."""
+    players = len(rows)
+    for k in range(players):
+        s = (seat + k) % players
+        previous = -1
+        row = rows[s]
+        for i in range(len(row)):  # rows.is_sorted, inline: once per play
+            colour = row[i]
+            r = rank[colour]
+            if r < previous:
+                break
+            previous = r
+        else:
+            return s
+    return -1
 
 
 #: The values of the option ``exchange_partner``.
@@ -315,49 +426,24 @@ class AdasState(DeclaredState):
 
     def random_legal_move(self, randbelow: Callable[[int], int]) -> list[Any]:
         """The move ``legal_moves()[randbelow(n)]`` (n: the number of legal moves),
-        for random rollouts: the plays are counted in the order of :meth:`_segments`
-        (Switches and Exchanges only counted) and only the move drawn is built."""
-        if self.winner is not None or self.reshuffle or self.turns >= self.max_turns:
-            return super().random_legal_move(randbelow)
-        seat = self.turns % self.players
-        hand = self.hands[seat]
-        plan = HAND_PLANS.get(frozenset(hand)) or hand_plan(hand)
-        row = self.rows[seat]
-        shifts = masters = ()
-        if plan.shifts:
-            shifts = shift_block(plan.shifts, row)
-        others = [
-            (card, n, sum(map(ne, row, row[n:])) if kind == SWITCH else int(row[0] != row[-1]))
-            for card, kind, n in plan.others
-        ]
-        if plan.masters:
-            masters = shift_block(plan.masters, self.master)
-        other = self.rows[self.partners[seat]]
-        if self.mirrored:
-            other = other[::-1]  # the partner's book at size - 1 - i faces yours at i
-        exchanges = sum(map(ne, row, other)) if plan.exchange else 0
-        i = randbelow(
-            len(shifts)
-            + sum([count for _, _, count in others])
-            + len(masters)
-            + exchanges
-            + len(plan.discards)
-        )
-        if i < len(shifts):
-            return shifts[i].copy()
-        i -= len(shifts)
-        for card, n, count in others:
-            if i < count:
-                if n is None:  # reverse
-                    return [card]
-                return [card, [p for p, d in enumerate(map(ne, row, row[n:])) if d][i]]
-            i -= count
-        if i < len(masters):
-            return masters[i].copy()
-        i -= len(masters)
-        if i < exchanges:
-            return ["exchange", [p for p, d in enumerate(map(ne, row, other)) if d][i]]
-        return plan.discards[i - exchanges].copy()
+        for random rollouts: see :func:`draw_play`."""
+        if self.winner is None and not self.reshuffle and self.turns < self.max_turns:
+            seat = self.turns % self.players
+            hand = self.hands[seat]
+            plan = HAND_PLANS.get(frozenset(hand)) or hand_plan(hand)
+            rows = self.rows
+            move = draw_play(
+                plan.draws,
+                plan.discards,
+                rows[seat],
+                self.master,
+                rows[self.partners[seat]],
+                self.mirrored,
+                randbelow,
+            )
+            if move is not None:
+                return move
+        return super().random_legal_move(randbelow)
 
     def _segments(self, seat: int, plan: HandPlan) -> list[Sequence[list[Any]]]:
         """The plays of the cards of ``plan`` by ``seat`` in :data:`CARD_TYPES` order,
@@ -401,30 +487,36 @@ class AdasState(DeclaredState):
         if card == "discard":
             card = move[1]
         else:
-            row = self.rows[seat]
-            n = SHIFT_N.get(card, 0)
-            if n != 0:  # a move card, Move to End or a master card: one item shifted
-                items = self.master if card in MASTER_N else row
+            rows = self.rows
+            kind, n = ACTIONS[card]
+            if kind == ROW_PLAYS or kind == MASTER_PLAYS:  # one item shifted
+                items = rows[seat] if kind == ROW_PLAYS else self.master
                 p = move[1]
-                if n is None:
+                if n == 0:  # Move to End
                     q = 0 if move[2] == LEFT else len(items) - 1
                 else:
                     q = p - n if move[2] == LEFT else p + n
                 items.insert(q, items.pop(p))
-                if items is self.master:
+                if kind == MASTER_PLAYS:
                     self.rank = ranks(items)
-            elif card == "exchange":
-                i = move[1]
-                other = self.rows[self.partners[seat]]
-                j = len(other) - 1 - i if self.mirrored else i
+            else:
+                row = rows[seat]
+                if kind == SWITCH_PLAYS:
+                    i = move[1]
+                    other = row
+                    j = i + n
+                elif kind == REVERSE_PLAY:
+                    i = 0
+                    other = row
+                    j = len(row) - 1
+                else:  # exchange
+                    i = move[1]
+                    other = rows[self.partners[seat]]
+                    j = len(other) - 1 - i if self.mirrored else i
                 row[i], other[j] = other[j], row[i]
-            elif card == "reverse":
-                row[0], row[-1] = row[-1], row[0]
-            else:  # a switch
-                i = move[1]
-                j = i + SWITCH_N[card]
-                row[i], row[j] = row[j], row[i]
-            self._end_check(seat)
+            winner = first_sorted(rows, self.rank, seat)
+            if winner >= 0:
+                self.winner = winner
         hand = self.hands[seat]
         hand.remove(card)
         self.discard.append(card)
@@ -515,22 +607,6 @@ class AdasState(DeclaredState):
             j = exchange_index(i, len(other), self.mirrored)
             if row[i] == other[j]:
                 raise IllegalMoveError(f"exchange at {i} changes nothing (same colour)")
-
-    def _end_check(self, seat: int) -> None:
-        """The acting seat wins if its row is sorted; otherwise the first sorted row in
-        turn order after it (sorted by an Exchange or a master change) wins."""
-        rank, rows, players = self.rank, self.rows, self.players
-        for k in range(players):
-            s = (seat + k) % players
-            previous = -1
-            for colour in rows[s]:  # rows.is_sorted, inline: once per play
-                r = rank[colour]
-                if r < previous:
-                    break
-                previous = r
-            else:
-                self.winner = s
-                return
 
     def _draw(self, seat: int) -> None:
         if self.draw:
