@@ -78,6 +78,10 @@ cdef class Below:
         self.fallback = rng._randbelow
 
     def __call__(self, n):
+        return self.draw(n)
+
+    def draw(self, n):
+        """The draw itself (a bound method: called without building an argument tuple)."""
         if type(n) is int and 0 < n < 4294967296:
             return below(<simcli_mt_object *> <PyObject *> self.rng, <uint32_t> n)
         return self.fallback(n)

@@ -57,7 +57,7 @@ def compiled() -> bool:
 def randbelow_of(rng: random.Random) -> Callable[[int], int]:
     """A function equal to ``rng._randbelow`` (``randrange(n)`` without its checks)."""
     if _KERNEL is not None and type(rng) is random.Random:
-        return _KERNEL.Below(rng)
+        return _KERNEL.Below(rng).draw
     return getattr(rng, "_randbelow", None) or rng.randrange
 
 

@@ -6,9 +6,12 @@ cdef tuple _CORNERS
 cdef dict _FULL_FLAT
 
 @cython.locals(a_total=cython.long, b_total=cython.long, j=cython.Py_ssize_t,
-               ones=cython.Py_ssize_t, table=tuple)
+               ones=cython.Py_ssize_t, table=tuple, c0=cython.long, c1=cython.long,
+               c2=cython.long, c3=cython.long, a=cython.long, b=cython.long,
+               p=cython.Py_ssize_t, q=cython.Py_ssize_t, r=cython.Py_ssize_t,
+               s=cython.Py_ssize_t)
 cpdef list score_full_board(object tiles, list board)
 
-@cython.locals(spot=cython.Py_ssize_t)
+@cython.locals(spot=cython.Py_ssize_t, spots=cython.Py_ssize_t)
 cpdef Py_ssize_t place_randomly(list board, list free, tuple order, Py_ssize_t ply,
                                 object randbelow) except -1

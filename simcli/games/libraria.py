@@ -134,10 +134,20 @@ def score_full_board(tiles, board):  # noqa: ANN001,ANN201 - C types in libraria
         table = _FULL_FLAT.get(value)
         if table is None:
             table = _flat_full_table(value)
-        ones = board[_CORNERS[j]] + board[_CORNERS[j + 1]] + board[_CORNERS[j + 2]]
-        ones += board[_CORNERS[j + 3]]
-        a_total += table[2 * ones]
-        b_total += table[2 * ones + 1]
+        # one name per spot and per corner: C integers on the compiled path
+        p = _CORNERS[j]
+        q = _CORNERS[j + 1]
+        r = _CORNERS[j + 2]
+        s = _CORNERS[j + 3]
+        c0 = board[p]
+        c1 = board[q]
+        c2 = board[r]
+        c3 = board[s]
+        ones = c0 + c1 + c2 + c3
+        a = table[2 * ones]
+        b = table[2 * ones + 1]
+        a_total += a
+        b_total += b
         j += 4
     return [a_total, b_total]
 
@@ -146,8 +156,9 @@ def place_randomly(board, free, order, ply, randbelow):  # noqa: ANN001,ANN201 -
     """Fill the ``free`` spots of ``board`` (increasing order, emptied) from placement
     ``ply`` on, each spot drawn as ``free[randbelow(len(free))]`` and taken by
     ``order[ply]``; returns the final ply (:data:`SPOTS`)."""
-    while ply < SPOTS:
-        spot = free.pop(randbelow(SPOTS - ply))
+    spots = SPOTS
+    while ply < spots:
+        spot = free.pop(randbelow(spots - ply))
         board[spot] = order[ply]
         ply += 1
     return ply
@@ -156,16 +167,14 @@ def place_randomly(board, free, order, ply, randbelow):  # noqa: ANN001,ANN201 -
 def checked_tiles(tiles: Any, where: str) -> tuple[int, ...]:
     """``tiles`` (25 tile values) as a tuple; :class:`IllegalMoveError` if they are not
     the game's tiles."""
-    if (
-        not isinstance(tiles, list)
-        or len(tiles) != SIZE * SIZE
-        or set(map(type, tiles)) != {int}
-        or sorted(tiles) != _SORTED_TILES
-    ):
-        raise IllegalMoveError(
-            f"{where} must list 25 tiles: five each of 0, 1, 2, 3 and -1 (mouse)"
-        )
-    return tuple(tiles)
+    if isinstance(tiles, list) and len(tiles) == SIZE * SIZE:
+        for value in tiles:
+            if type(value) is not int:
+                break
+        else:
+            if sorted(tiles) == _SORTED_TILES:
+                return tuple(tiles)
+    raise IllegalMoveError(f"{where} must list 25 tiles: five each of 0, 1, 2, 3 and -1 (mouse)")
 
 
 def snapshot_tiles(tiles: Any) -> tuple[int, ...]:
@@ -373,7 +382,8 @@ class Libraria(Game):
         self, players: int, options: Mapping[str, Any], setup: Mapping[str, Any]
     ) -> LibrariaState:
         self.check_players(players)
-        tiles = setup.get("tiles") if isinstance(setup, Mapping) else None
+        is_mapping = type(setup) is dict or isinstance(setup, Mapping)
+        tiles = setup.get("tiles") if is_mapping else None
         return LibrariaState(self, _frozen(options), checked_tiles(tiles, "setup.tiles"))
 
     def state_from_snapshot(
