@@ -112,7 +112,7 @@ def _line_encoder() -> Callable[[Any], str]:
         def encode(record: Any) -> str:
             return join(chunks(record, 0))
 
-        probe = {"a": [0, -7, 2**70, 1.5, -0.0, "é\n\"\u2028", None, True, {}], "b": {"": []}}
+        probe = {"a": [0, -7, 2**70, 1.5, -0.0, 'é\n"\u2028', None, True, {}], "b": {"": []}}
         if encode(probe) == encoder.encode(probe):
             return encode
     except Exception:  # noqa: BLE001 - any failure: the generic encoder, as before

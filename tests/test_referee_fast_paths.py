@@ -1,0 +1,149 @@
+"""The referee's short ways give what the long ways give: the record line of the C encoder
+built once is the generic encoder's, byte for byte; the random strategy draws the moves
+``Random.choice`` draws; an int answer checked inline is refused as ``find_move`` refuses
+it, and a ``ValueError`` of ``choose`` stays an exception."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+import simcli
+from simcli.games import GAMES
+from simcli.records import dumps
+from simcli.strategy import Strategy, load_strategy_class
+from simcli_strategies.random_play import RandomStrategy
+
+#: The encoder every record line was written with before (records.py's settings).
+GENERIC = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False)
+BOTS = Path(__file__).resolve().parent / "data" / "answer_bots.py"
+
+
+def test_a_record_line_written_by_hand() -> None:
+    record = {
+        "schema": 1,
+        "game": "libraria",
+        "options": {"opening": "two_counters", "tiebreak": "none"},
+        "index": 5,
+        "seed": 1964477044085631,
+        "seats": ["random", "zoë"],
+        "setup": {"tiles": [1, -1, 0]},
+        "moves": [35, 11, {"chance": [2, "x"]}],
+        "scores": [30, 28.5],
+        "winners": [0],
+        "termination": "normal",
+        "final_hash": "0123456789abcdef",
+    }
+    assert dumps(record) == (
+        '{"schema":1,"game":"libraria","options":{"opening":"two_counters","tiebreak":"none"},'
+        '"index":5,"seed":1964477044085631,"seats":["random","zoë"],"setup":{"tiles":[1,-1,0]},'
+        '"moves":[35,11,{"chance":[2,"x"]}],"scores":[30,28.5],"winners":[0],'
+        '"termination":"normal","final_hash":"0123456789abcdef"}'
+    )
+
+
+def _value(rng: random.Random, depth: int = 0):
+    """A random JSON-like value: every kind the encoder treats apart."""
+    kind = rng.randrange(11 if depth < 4 else 8)
+    if kind == 0:
+        return rng.randrange(-(2**70), 2**70)
+    if kind == 1:
+        return rng.randrange(-40, 40)
+    if kind == 2:
+        return rng.choice([0.0, -0.0, 1e300, -2.5e-308, float("nan"), float("inf"), -1 / 3])
+    if kind == 3:
+        return rng.random() * 10 ** rng.randrange(-20, 20)
+    if kind == 4:
+        return "".join(rng.choice('aé"\\\n\t\x00\x1f\u2028\U0001f600\ud800/<') for _ in range(6))
+    if kind == 5:
+        return rng.choice([None, True, False])
+    if kind == 6:
+        return ""
+    if kind == 7:
+        return rng.choice(["normal", "random"])
+    if kind in (8, 9):
+        return [_value(rng, depth + 1) for _ in range(rng.randrange(5))]
+    return {_key(rng): _value(rng, depth + 1) for _ in range(rng.randrange(5))}
+
+
+def _key(rng: random.Random):
+    return rng.choice(["moves", "é", "", "a\nb", "x" * rng.randrange(3)])
+
+
+def test_lines_of_many_values_are_the_generic_encoders() -> None:
+    rng = random.Random(2024)
+    for _ in range(1500):
+        record = {"schema": 1, "moves": [_value(rng) for _ in range(rng.randrange(8))]}
+        record["setup"] = {_key(rng): _value(rng)}
+        assert dumps(record) == GENERIC.encode(record)
+
+
+def test_what_cannot_be_encoded_fails_as_before() -> None:
+    for bad in ({"moves": [object()]}, {"moves": {(1, 2): 3}}):
+        with pytest.raises(TypeError):
+            GENERIC.encode(bad)
+        with pytest.raises(TypeError):
+            dumps(bad)
+
+
+def test_records_of_libraria_games_are_the_generic_encoders() -> None:
+    for index in range(20):
+        seats = ["random", "greedy"] if index % 2 else ["random", "random"]
+        record = simcli.play("libraria", seats, seed=500 + index, index=index)
+        assert dumps(record) == GENERIC.encode(record)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_records_of_every_game_are_the_generic_encoders(game_id: str) -> None:
+    game = simcli.games.get_game(game_id)
+    for players in game.player_counts:
+        for index in range(3):
+            record = simcli.play(game_id, ["random"] * players, seed=70 + index, index=index)
+            assert dumps(record) == GENERIC.encode(record)
+
+
+def _choices(strategy: Strategy, rng: random.Random, sizes: list[int]) -> list[int]:
+    strategy.start_game(None, 0, rng)  # type: ignore[arg-type]  # it never reads its game
+    return [strategy.choose(None, range(n)) for n in sizes]  # type: ignore[arg-type]
+
+
+def test_the_random_strategy_draws_what_random_choice_draws() -> None:
+    sizes = [1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 31, 32, 33, 36, 100, 1000, 2**20 + 1] * 8
+    for seed in range(30):
+        drawn = _choices(RandomStrategy(), random.Random(seed), sizes)
+        rng = random.Random(seed)
+        assert drawn == [rng.choice(range(n)) for n in sizes]
+
+
+def test_another_generator_draws_its_own_way() -> None:
+    class Fixed(random.Random):
+        def choice(self, seq):
+            return seq[-1]
+
+    assert _choices(RandomStrategy(), Fixed(1), [3, 5, 9]) == [2, 4, 8]
+
+
+@pytest.mark.parametrize(
+    ("bot", "kind", "message"),
+    [
+        ("AnswersNine", "illegal_move", "999 is not a legal move"),
+        ("AnswersBool", "illegal_move", "a bool is not a move"),
+        ("RaisesValueError", "exception", "ValueError: its own"),
+    ],
+)
+def test_an_answer_is_refused_as_before_timed_or_not(bot: str, kind: str, message: str) -> None:
+    cls = load_strategy_class(f"{BOTS}:{bot}")
+    seats = [{"name": "bot", "use": cls}, "random"]
+    untimed = simcli.play("libraria", seats, seed=9)
+    timed = simcli.play("libraria", seats, seed=9, move_time_limit=5.0)
+    for record in (untimed, timed):
+        assert record["termination"] == "forfeit"
+        assert record["detail"]["kind"] == kind
+        assert record["detail"]["message"].startswith(message)
+        # Libraria's opening seats 0, 1, 1, 0, 1, 0, 1, 0: the bot's fourth turn is ply 7
+        assert len(record["moves"]) == 7
+    assert untimed["detail"] == timed["detail"]
