@@ -2,6 +2,7 @@
 
     python benchmarks/bench_engines.py [--base REV] [--rounds R] [--quick]
     python benchmarks/bench_engines.py --paths [--rounds R] [--quick]
+    python benchmarks/bench_engines.py [--paths | --base REV] --rungs [--game ID]
 
 With ``--paths`` the two sides are this checkout's pure Python path (``SIMCLI_PURE=1``)
 and its compiled path (the extensions ``pip install -e .`` builds), and the plain C loop
@@ -24,6 +25,10 @@ both see the same machine. Per game:
   plays them (``legal_moves``, a uniform choice, the validated ``apply``);
 * search: MCTS iterations per second from the opening (random rollouts; ``ismcts`` for
   the hidden-card games).
+
+With ``--rungs`` the measurements are logged ``simcli run`` self-play games (1 worker)
+of the top rungs of the seat-bias-by-skill configs (``RUNGS``): what a balance ladder's
+wall time is made of.
 
 For Libraria a hand-tight pure-Python loop of the same rules (a flat board, the free
 spots in a list, scoring in one pass) runs in the head's subprocess right after its
@@ -125,6 +130,24 @@ def search_rate(game_id: str, players: int, iterations: int, kind: str) -> float
     return strategy.last_iterations / (time.perf_counter() - start)
 
 
+def rung_rate(game_id: str, players: int, strategy: str, games: int) -> float:
+    """Games per second of a logged ``simcli run`` (1 worker, in this process) of
+    ``games`` self-play games of one rung of a seat-bias-by-skill ladder (``strategy``: a
+    config's strategy entry, as YAML)."""
+    from simcli.configfile import load_config
+    from simcli.tournament.runner import run_tournament
+
+    with tempfile.TemporaryDirectory() as tmp:
+        config = Path(tmp) / "rung.yaml"
+        config.write_text(
+            f"name: rung\ngame: {game_id}\nplayers: {players}\nstrategies:\n  - {strategy}\n"
+            f"format: self_play\ngames: {games}\nseed: 1\nworkers: 0\n"
+        )
+        start = time.perf_counter()
+        run_tournament(load_config(config), Path(tmp) / "out", force=True, quiet=True)
+        return games / (time.perf_counter() - start)
+
+
 def tight_libraria(games: int) -> float:
     """The rules of Libraria (rulebook opening, random play) in one flat loop."""
     import random
@@ -213,6 +236,28 @@ def c_loop(games: int) -> tuple[float, int]:
     return games / float(out[0]), int(out[1])
 
 
+#: The top rungs of the seat-bias-by-skill configs (configs/*-balance.yaml) and the
+#: self-play games of each per measurement (--rungs).
+RUNGS = (
+    ("libraria", 2, "{name: mcts-400, use: mcts, params: {iterations: 400, c: 0.4}}", 8),
+    ("adas_library", 2, "{name: heuristic, use: adas_heuristic}", 20),
+    ("ex_libris", 2, "{name: heuristic, use: ex_libris_heuristic}", 6),
+    ("library", 2, "{name: mcts-50, use: mcts, params: {iterations: 50}}", 2),
+)
+
+
+def rung_measurements(scale: float, only: list[str] | None) -> list[tuple[str, str, tuple]]:
+    """(key, function name, arguments) of the rungs' measurements."""
+    out = []
+    for game_id, players, strategy, games in RUNGS:
+        if only and game_id not in only:
+            continue
+        name = strategy.split(",")[0].split(":")[1].strip()
+        n = max(1, int(games * scale))
+        out.append((f"{game_id}/{name}", "rung_rate", (game_id, players, strategy, n)))
+    return out
+
+
 def measurements(scale: float, only: list[str] | None = None) -> list[tuple[str, str, tuple]]:
     """(key, function name, arguments) of every measurement, in the order they run."""
     out = []
@@ -235,6 +280,7 @@ def serve() -> None:
         "search_rate": search_rate,
         "tight": tight_libraria,
         "checksum": libraria_checksum,
+        "rung_rate": rung_rate,
         "path": active_path,
     }
     for line in sys.stdin:
@@ -249,7 +295,10 @@ class Worker:
     """A measuring subprocess with ``tree`` (a checkout) first on its import path."""
 
     def __init__(self, tree: Path, pure: bool = False):
-        env = dict(os.environ, PYTHONPATH=str(tree))
+        # the tree's own strategies as simcli_strategies (a folder named so, linked)
+        self.shim = tempfile.TemporaryDirectory()
+        (Path(self.shim.name) / "simcli_strategies").symlink_to(tree / "strategies")
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join((str(tree), self.shim.name)))
         env.pop("SIMCLI_PURE", None)
         if pure:
             env["SIMCLI_PURE"] = "1"
@@ -272,6 +321,7 @@ class Worker:
         assert self.proc.stdin is not None
         self.proc.stdin.close()
         self.proc.wait()
+        self.shim.cleanup()
 
 
 def spread(values: list[float]) -> str:
@@ -306,11 +356,12 @@ def report(
 ) -> None:
     print(title)
     for key, _, _ in plan:
-        unit = "games/s" if key.endswith(("engine", "validated")) else "iterations/s"
+        unit = "iterations/s" if key.endswith("mcts") else "games/s"
         ratios = [a / b for a, b in zip(after[key], before[key], strict=True)]
+        digits = 0 if max(before[key]) >= 100 else 2
         print(
-            f"  {key:24} {max(before[key]):9.0f} -> {max(after[key]):9.0f} {unit:13} "
-            f"x{spread(ratios)}"
+            f"  {key:24} {max(before[key]):9.{digits}f} -> {max(after[key]):9.{digits}f} "
+            f"{unit:13} x{spread(ratios)}"
         )
     if extra["tight"]:
         vs_tight = [a / t for a, t in zip(after["libraria/engine"], extra["tight"], strict=True)]
@@ -333,7 +384,7 @@ def paths(args: argparse.Namespace, plan: list) -> None:
         sides = (pure.rate("path", ()), compiled.rate("path", ()))
         if sides != ("pure", "compiled"):
             print(f"note: the two sides run the {sides[0]} and the {sides[1]} path")
-        if any(key.startswith("libraria/") for key, _, _ in plan):
+        if any(key == "libraria/engine" for key, _, _ in plan):
             checks = c_loop(2000)[1], compiled.rate("checksum", (2000,))
             print(f"C loop plays the engine's games: {'yes' if checks[0] == checks[1] else 'NO'}")
         else:
@@ -366,12 +417,18 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--quick", action="store_true", help="a fifth of the work per round")
     parser.add_argument("--game", action="append", help="only this game (repeatable)")
+    parser.add_argument(
+        "--rungs",
+        action="store_true",
+        help="logged self-play runs of the balance ladders' top rungs instead",
+    )
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
         serve()
         return
-    plan = measurements(0.2 if args.quick else 1.0, args.game)
+    scale = 0.2 if args.quick else 1.0
+    plan = rung_measurements(scale, args.game) if args.rungs else measurements(scale, args.game)
     if args.paths:
         paths(args, plan)
         return
