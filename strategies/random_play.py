@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from random import Random
+from typing import Any
 
-from simcli.game import Move, State
+from simcli.draws import randbelow_of
+from simcli.game import Game, Move, State
 from simcli.strategy import Strategy
 
 
@@ -12,17 +14,19 @@ class RandomStrategy(Strategy):
     description = "uniformly random legal move"
     wants_view = False  # it never looks at the view
 
+    #: the generator ``_below`` draws from (``None``: draw through ``rng.choice``)
+    _drawn_from: Random | None = None
+    _below: Any = None
+
+    def start_game(self, game: Game, seat: int, rng: Random) -> None:
+        super().start_game(game, seat, rng)
+        # rng.choice(moves) is moves[rng._randbelow(len(moves))] for a random.Random
+        # (a subclass may draw its own way): drawn here through simcli.draws, which gives
+        # the same numbers (at C speed where the compiled path is built)
+        if type(rng) is Random:
+            self._drawn_from, self._below = rng, randbelow_of(rng)
+
     def choose(self, view: State, legal_moves: list[Move]) -> Move:
-        # self.rng.choice(legal_moves), drawn as Random.choice draws (Random._randbelow:
-        # getrandbits of n's bit length until below n) without its two Python frames, a
-        # third of a random game's referee time; any other generator draws its own way.
-        rng = self.rng
-        n = len(legal_moves)
-        if type(rng) is not Random or not n:
-            return rng.choice(legal_moves)
-        getrandbits = rng.getrandbits
-        k = n.bit_length()
-        r = getrandbits(k)
-        while r >= n:
-            r = getrandbits(k)
-        return legal_moves[r]
+        if self.rng is not self._drawn_from or not legal_moves:
+            return self.rng.choice(legal_moves)
+        return legal_moves[self._below(len(legal_moves))]
