@@ -14,11 +14,12 @@ checks it against the definitions here); ``docs/records.md`` explains it.
 
 import json
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NotRequired, TypedDict
 
 from simcli.errors import RecordError
+from simcli.jsonline import one_shot
 from simcli.moves import is_plain_move
 from simcli.plugins import SOURCE_KEYS
 
@@ -87,41 +88,8 @@ def new_record(
 _LINE_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False)
 
 
-def _line_encoder() -> Callable[[Any], str]:
-    """``_LINE_ENCODER.encode`` with its C encoder built once: ``encode`` builds one per
-    call, which costs about as much as encoding a Libraria record. The same C code with
-    the same settings writes the same text; where it cannot be built (no ``_json``, or
-    another signature) or a probe of every kind of value differs, ``encode`` itself."""
-    encoder = _LINE_ENCODER
-    try:
-        from json.encoder import c_make_encoder, encode_basestring
-
-        chunks = c_make_encoder(
-            None,
-            encoder.default,
-            encode_basestring,
-            encoder.indent,
-            encoder.key_separator,
-            encoder.item_separator,
-            encoder.sort_keys,
-            encoder.skipkeys,
-            encoder.allow_nan,
-        )
-        join = "".join
-
-        def encode(record: Any) -> str:
-            return join(chunks(record, 0))
-
-        probe = {"a": [0, -7, 2**70, 1.5, -0.0, 'é\n"\u2028', None, True, {}], "b": {"": []}}
-        if encode(probe) == encoder.encode(probe):
-            return encode
-    except Exception:  # noqa: BLE001 - any failure: the generic encoder, as before
-        pass
-    return encoder.encode
-
-
-#: The record line's encoder (see :func:`_line_encoder`).
-_encode = _line_encoder()
+#: ``_LINE_ENCODER.encode``, with its C encoder built once (see ``jsonline.py``).
+_encode = one_shot(_LINE_ENCODER)
 
 
 def dumps(record: Record | dict[str, Any]) -> str:

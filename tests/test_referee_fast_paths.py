@@ -13,6 +13,7 @@ import pytest
 
 import simcli
 from simcli.games import GAMES
+from simcli.jsonline import one_shot
 from simcli.records import dumps
 from simcli.strategy import Strategy, load_strategy_class
 from simcli_strategies.random_play import RandomStrategy
@@ -79,6 +80,25 @@ def test_lines_of_many_values_are_the_generic_encoders() -> None:
         record = {"schema": 1, "moves": [_value(rng) for _ in range(rng.randrange(8))]}
         record["setup"] = {_key(rng): _value(rng)}
         assert dumps(record) == GENERIC.encode(record)
+
+
+@pytest.mark.parametrize("ascii_only", [True, False])
+@pytest.mark.parametrize("sort_keys", [True, False])
+def test_one_shot_is_encode_with_every_setting(ascii_only: bool, sort_keys: bool) -> None:
+    encoder = json.JSONEncoder(
+        separators=(",", ":"), ensure_ascii=ascii_only, sort_keys=sort_keys, check_circular=False
+    )
+    encode = one_shot(encoder)
+    assert encode is not encoder.encode  # the C encoder is there on CPython
+    rng = random.Random(int(ascii_only) + 2 * int(sort_keys))
+    for _ in range(300):
+        value = ["libraria", {_key(rng): _value(rng) for _ in range(4)}]
+        assert encode(value) == encoder.encode(value)
+
+
+def test_settings_encode_writes_itself_keep_encode() -> None:
+    for encoder in (json.JSONEncoder(indent=2), json.JSONEncoder(check_circular=True)):
+        assert one_shot(encoder) == encoder.encode
 
 
 def test_what_cannot_be_encoded_fails_as_before() -> None:
