@@ -1,3 +1,4 @@
+# cython: annotation_typing=False, boundscheck=False, wraparound=False
 """The position of a Library game and the rules that change it."""
 
 from __future__ import annotations
@@ -6,6 +7,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Mapping
 from itertools import compress, repeat
 from operator import and_
+from types import FunctionType
 from typing import TYPE_CHECKING, Any
 
 from simcli import statefields
@@ -22,6 +24,7 @@ from simcli.games.library.board import (
     GAP_BIT,
     GAPS,
     H_GAPS,
+    LEFT,
     LINE_NEXT,
     MANHATTAN,
     PARSE,
@@ -39,6 +42,7 @@ from simcli.games.library.board import (
     TOPPLE_DIRS,
     TOPPLE_PAIRS,
     TURN_ORDERS,
+    UP,
     WALL_MOVES,
     cell_name,
     entrances,
@@ -99,6 +103,58 @@ PULL: tuple[tuple[int, ...], ...] = tuple(
     )
     for s in range(CELLS)
 )
+
+
+#: NEXT_GAP[4 * gap + d]: :data:`board.LINE_NEXT` flat, -1 past the edge.
+NEXT_GAP: tuple[int, ...] = tuple(-1 if nxt is None else nxt for row in LINE_NEXT for nxt in row)
+
+
+def push_moves(own: list[int], walls: list[int]) -> list[str]:
+    """The pushes along their line of the walls on the gaps ``own`` (increasing), in
+    that order: a push needs an empty gap somewhere ahead of the wall before the edge.
+    The compiled path's loop (C types); the pure path takes the bit masks kept in the
+    state (``LibraryState._push_bits``), for the same list."""
+    out = []
+    next_gap, names = NEXT_GAP, PUSH_WALL_MOVES
+    empty, h_gaps, left, up = EMPTY, H_GAPS, LEFT, UP
+    for gap in own:
+        first = left if gap < h_gaps else up  # the two directions along its line
+        for d in range(first, first + 2):
+            nxt = next_gap[4 * gap + d]
+            while nxt >= 0:
+                owner = walls[nxt]
+                if owner == empty:
+                    out.append(names[gap][d])
+                    break
+                nxt = next_gap[4 * nxt + d]
+    return out
+
+
+def roll_moves(
+    sphere: int, forbid: int, cells: list[int], walls: list[int], home: tuple[int, ...] | None
+) -> list[str]:
+    """The sphere pushes (up, down, left, right): the sphere rolls over plates and the
+    fountain and stops before an empty cell, a wall or the edge; it must move, not end on
+    ``forbid`` and, with ``home`` (option sphere_push: the Manhattan distances to the
+    pusher's entrance), end closer to it."""
+    rolls = []
+    rays = RAY[sphere]
+    empty = EMPTY
+    for d in range(4):
+        end = sphere
+        for nxt, gap in rays[d]:
+            wall, cell = walls[gap], cells[nxt]
+            if wall != empty or cell == empty:
+                break
+            end = nxt
+        if end != sphere and end != forbid and (home is None or home[end] < home[sphere]):
+            rolls.append(SPHERE_MOVES[d])
+    return rolls
+
+
+#: Whether this module runs compiled (then :func:`push_moves` is C, faster than the
+#: pure path's bit masks).
+COMPILED_LOOPS = not isinstance(push_moves, FunctionType)
 
 
 def opening_order(players: int, extra_actions: int) -> tuple[int, ...]:
@@ -340,21 +396,9 @@ class LibraryState(State):
         return moves
 
     def _rolls(self, seat: int) -> list[str]:
-        """The sphere pushes of ``seat`` (the seat to move), up, down, left, right
-        (:meth:`sphere_push_end`, inline)."""
-        sphere, forbid = self.sphere, self.forbid
-        cells, walls = self.cells, self.walls
+        """The sphere pushes of ``seat`` (the seat to move): :func:`roll_moves`."""
         home = MANHATTAN[self.entrances[seat]] if self._toward_own else None
-        rolls = []
-        for d, ray in enumerate(RAY[sphere]):
-            end = sphere
-            for nxt, gap in ray:
-                if walls[gap] != EMPTY or cells[nxt] == EMPTY:
-                    break
-                end = nxt
-            if end != sphere and end != forbid and (home is None or home[end] < home[sphere]):
-                rolls.append(SPHERE_MOVES[d])
-        return rolls
+        return roll_moves(self.sphere, self.forbid, self.cells, self.walls, home)
 
     def random_legal_move(self, randbelow: Callable[[int], int]) -> str:
         """``legal_moves()[randbelow(len(legal_moves()))]`` without that list: the moves
@@ -368,11 +412,15 @@ class LibraryState(State):
         left = self.walls_left
         walls = self._walls if left is None or left[seat] > 0 else NO_MOVES
         pushes = topples = NO_MOVES
-        if self._own[seat]:
-            free = ~(self.hmask | self.vmask << CELLS)
-            pushes = list(
-                compress(self._pushes[seat], map(and_, self._push_bits[seat], repeat(free)))
-            )
+        own = self._own[seat]
+        if own:
+            if COMPILED_LOOPS:
+                pushes = push_moves(own, self.walls)
+            else:
+                free = ~(self.hmask | self.vmask << CELLS)
+                pushes = list(
+                    compress(self._pushes[seat], map(and_, self._push_bits[seat], repeat(free)))
+                )
             topples = self._topples[seat]
         rolls = self._rolls(seat)
         n = len(plates) + len(walls) + len(pushes) + len(topples) + len(rolls)
