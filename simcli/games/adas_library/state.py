@@ -104,6 +104,10 @@ ACTIONS: dict[str, tuple[int, int]] = {
 }
 
 
+#: (kind, argument, card) of :data:`DRAWS` for each card of a hand, in card order.
+Draws = tuple[tuple[int, int, str], ...]
+
+
 class HandPlan(NamedTuple):
     """What :meth:`AdasState.legal_moves` needs to know of a hand (its distinct cards,
     in :data:`CARD_TYPES` order, the order of the legal moves)."""
@@ -113,12 +117,19 @@ class HandPlan(NamedTuple):
     masters: tuple[str, ...]  # master cards
     exchange: bool
     discards: tuple[list[str], ...]  # ["discard", card] of every card (copied, never handed out)
-    draws: tuple[tuple[int, int, str], ...]  # (kind, argument, card) of DRAWS, every card
+    draws: Draws  # (kind, argument, card) of DRAWS, every card
 
 
 #: frozenset of a hand -> its :class:`HandPlan` (filled as hands are met; a hand is a
 #: subset of the card types and "?", so at most 2 ** 14 of them).
 HAND_PLANS: dict[frozenset[str], HandPlan] = {}
+
+
+#: a hand as held (its cards in order) -> (draws, discards) of its :class:`HandPlan`:
+#: what :meth:`AdasState.random_legal_move` looks up once per move (a tuple of the
+#: hand is cheaper to make and find than its frozenset). Up to HAND_DRAWS_LIMIT hands.
+HAND_DRAWS: dict[tuple[str, ...], tuple[Draws, tuple[list[str], ...]]] = {}
+HAND_DRAWS_LIMIT = 1 << 15
 
 
 def fresh(segments: Sequence[Sequence[list[Any]]]) -> list[list[Any]]:
@@ -430,11 +441,18 @@ class AdasState(DeclaredState):
         if self.winner is None and not self.reshuffle and self.turns < self.max_turns:
             seat = self.turns % self.players
             hand = self.hands[seat]
-            plan = HAND_PLANS.get(frozenset(hand)) or hand_plan(hand)
+            key = tuple(hand)
+            found = HAND_DRAWS.get(key)
+            if found is None:
+                plan = HAND_PLANS.get(frozenset(hand)) or hand_plan(hand)
+                found = plan.draws, plan.discards
+                if len(HAND_DRAWS) < HAND_DRAWS_LIMIT:
+                    HAND_DRAWS[key] = found
+            draws, discards = found
             rows = self.rows
             move = draw_play(
-                plan.draws,
-                plan.discards,
+                draws,
+                discards,
                 rows[seat],
                 self.master,
                 rows[self.partners[seat]],
