@@ -167,3 +167,13 @@ def test_an_answer_is_refused_as_before_timed_or_not(bot: str, kind: str, messag
         # Libraria's opening seats 0, 1, 1, 0, 1, 0, 1, 0: the bot's fourth turn is ply 7
         assert len(record["moves"]) == 7
     assert untimed["detail"] == timed["detail"]
+
+
+def test_the_think_time_table_bins_as_the_edges_do() -> None:
+    from simcli.tournament import think
+
+    table = think._table()
+    assert len(table) == think._TABLE_NS
+    assert all(table[ns] == think.bin_of_ns(ns) for ns in range(think._TABLE_NS))
+    # bin 1 starts at the first nanosecond above FLOOR (100 ns), bin 21 at 1 µs (10 FLOOR)
+    assert (table[100], table[101], table[999], table[1000]) == (0, 1, 20, 21)

@@ -110,12 +110,13 @@ _TABLE_NS = 1 << 16  # times below this many nanoseconds are binned by table loo
 @cache
 def _table() -> bytes:
     """The bin of every whole number of nanoseconds below ``_TABLE_NS``, one byte each."""
-    edges = _edges()
-    parts = [bytes(edges[0])]  # bin 0: 0 .. FLOOR
-    for b in range(1, len(edges)):
-        parts.append(bytes((b,)) * (min(edges[b], _TABLE_NS) - edges[b - 1]))
-        if edges[b] >= _TABLE_NS:
-            break
+    # the edges up to _TABLE_NS only (a sixth of _edges(): every worker builds this)
+    parts = [bytes(_FLOOR_NS + 1)]  # bin 0: 0 .. FLOOR
+    low, b = _FLOOR_NS + 1, 1
+    while low < _TABLE_NS:
+        high = _first_ns(b)
+        parts.append(bytes((b,)) * (min(high, _TABLE_NS) - low))
+        low, b = high, b + 1
     return b"".join(parts)
 
 
