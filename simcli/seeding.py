@@ -15,10 +15,12 @@ _SHIFT = 64 - SEED_BITS
 
 
 def derive_seed(root: int, *parts: object) -> int:
-    return _seed_of("/".join([str(int(root)), *map(str, parts)]))
+    return path_seed("/".join([str(int(root)), *map(str, parts)]))
 
 
-def _seed_of(path: str) -> int:
+def path_seed(path: str) -> int:
+    """The seed of a path of labels already joined (``"7/seat/1"``): what
+    :func:`derive_seed` gives for its parts (``derive_seed(7, "seat", 1)``)."""
     return int.from_bytes(blake2b(path.encode(), digest_size=8).digest(), "big") >> _SHIFT
 
 
@@ -34,13 +36,13 @@ def seeded_random(seed: int) -> random.Random:
 def chance_rng(game_seed: int) -> random.Random:
     """The RNG of the game itself: setup and chance events."""
     # derive_seed(game_seed, "chance"), without the generic join (tests pin the equality)
-    return seeded_random(_seed_of(f"{int(game_seed)}/chance"))
+    return seeded_random(path_seed(f"{int(game_seed)}/chance"))
 
 
 def seat_rng(game_seed: int, seat: int) -> random.Random:
     """The RNG of the strategy sitting in ``seat``."""
     # derive_seed(game_seed, "seat", seat), without the generic join (tests pin the equality)
-    return seeded_random(_seed_of(f"{int(game_seed)}/seat/{int(seat)}"))
+    return seeded_random(path_seed(f"{int(game_seed)}/seat/{int(seat)}"))
 
 
 def event_random(key: int, kind: str, occurrence: int) -> random.Random:

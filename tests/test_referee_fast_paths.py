@@ -177,3 +177,21 @@ def test_the_think_time_table_bins_as_the_edges_do() -> None:
     assert all(table[ns] == think.bin_of_ns(ns) for ns in range(think._TABLE_NS))
     # bin 1 starts at the first nanosecond above FLOOR (100 ns), bin 21 at 1 µs (10 FLOOR)
     assert (table[100], table[101], table[999], table[1000]) == (0, 1, 20, 21)
+
+
+@pytest.mark.parametrize("fmt", ["round_robin", "solo", "self_play"])
+def test_schedule_seeds_are_derive_seeds_paths(fmt: str) -> None:
+    from simcli.seeding import derive_seed
+    from simcli.tournament.schedule import build_schedule
+
+    names = ["a", "b", "c"]
+    schedule = build_schedule(
+        fmt, names, 1 if fmt == "solo" else 2, 5, 2**40 + 3, None, (None, "x")
+    )
+    for spec in schedule:
+        rest = spec.index % schedule.games_per_variant
+        table, within = divmod(rest, schedule.games_per_table)
+        label = "v" if spec.variant is None else f"v:{spec.variant}"
+        path = ("round",) if fmt == "solo" else ("table", table, "round")
+        expected = derive_seed(2**40 + 3, label, *path, within // schedule.rotations)
+        assert spec.seed == expected

@@ -22,7 +22,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, NamedTuple
 
 from simcli.formats import FORMATS, rotations_for
-from simcli.seeding import derive_seed
+from simcli.seeding import derive_seed, path_seed
 
 if TYPE_CHECKING:
     from simcli.config import Config
@@ -75,11 +75,13 @@ class Schedule:
             lineup = lineup[-rotation:] + lineup[:-rotation] if rotation else lineup
         variant = self.variants[variant_no]
         label = "v" if variant is None else f"v:{variant}"
+        # derive_seed(root, label, "round", r) or (root, label, "table", t, "round", r),
+        # its path written in one step (tests pin the equality)
         if self.shared_seed_across_tables:
-            seed = derive_seed(self.root_seed, label, "round", round_no)
+            seed = path_seed(f"{int(self.root_seed)}/{label}/round/{round_no}")
         else:
-            seed = derive_seed(self.root_seed, label, "table", table_no, "round", round_no)
-        return GameSpec(index=index, seed=seed, seats=tuple(lineup), variant=variant)
+            seed = path_seed(f"{int(self.root_seed)}/{label}/table/{table_no}/round/{round_no}")
+        return GameSpec(index, seed, tuple(lineup), variant)
 
     def __iter__(self):
         return (self.spec(i) for i in range(self.total))
