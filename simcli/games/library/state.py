@@ -390,7 +390,8 @@ class LibraryState(State):
                         if self.sideways_target(gap, d) is not None:
                             moves.append(PUSH_WALL_MOVES[gap][d])
             moves += self._topples[seat]
-        moves += self._rolls(seat)
+        home = MANHATTAN[self.entrances[seat]] if self._toward_own else None
+        moves += roll_moves(self.sphere, self.forbid, self.cells, self.walls, home)
         if not moves:
             moves.append(PASS)
         return moves
