@@ -245,7 +245,8 @@ def shift_lists(size: int) -> ShiftLists:
 
 def boundary_bits(items: list[int]) -> int:
     """The :func:`boundary_key` of ``items`` as a number: bit ``i`` is set when items
-    ``i`` and ``i + 1`` differ (at least one item)."""
+    ``i`` and ``i + 1`` differ. For rows of 1 to 63 items (a C ``long`` on the compiled
+    path; the tables stop at :data:`TABLE_MAX_LENGTH`)."""
     bits = 0
     bit = 1
     previous = items[0]
