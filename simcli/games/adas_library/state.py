@@ -125,11 +125,10 @@ class HandPlan(NamedTuple):
 HAND_PLANS: dict[frozenset[str], HandPlan] = {}
 
 
-#: a hand as held (its cards in order) -> (draws, discards) of its :class:`HandPlan`:
-#: what :meth:`AdasState.random_legal_move` looks up once per move (a tuple of the
-#: hand is cheaper to make and find than its frozenset). Up to HAND_DRAWS_LIMIT hands.
-HAND_DRAWS: dict[tuple[str, ...], tuple[Draws, tuple[list[str], ...]]] = {}
-HAND_DRAWS_LIMIT = 1 << 15
+#: the frozenset of a hand -> (draws, discards) of its :class:`HandPlan`: what
+#: :meth:`AdasState.random_legal_move` looks up once per move (a pair, not the named
+#: tuple's attributes).
+HAND_DRAWS: dict[frozenset[str], tuple[Draws, tuple[list[str], ...]]] = {}
 
 
 def fresh(segments: Sequence[Sequence[list[Any]]]) -> list[list[Any]]:
@@ -441,13 +440,11 @@ class AdasState(DeclaredState):
         if self.winner is None and not self.reshuffle and self.turns < self.max_turns:
             seat = self.turns % self.players
             hand = self.hands[seat]
-            key = tuple(hand)
-            found = HAND_DRAWS.get(key)
+            cards = frozenset(hand)
+            found = HAND_DRAWS.get(cards)
             if found is None:
-                plan = HAND_PLANS.get(frozenset(hand)) or hand_plan(hand)
-                found = plan.draws, plan.discards
-                if len(HAND_DRAWS) < HAND_DRAWS_LIMIT:
-                    HAND_DRAWS[key] = found
+                plan = HAND_PLANS.get(cards) or hand_plan(hand)
+                found = HAND_DRAWS[cards] = plan.draws, plan.discards
             draws, discards = found
             rows = self.rows
             move = draw_play(
