@@ -145,8 +145,9 @@ class StrategyTime:
         self.moves += moves
         self.total += total
         self.longest = max(self.longest, longest)
+        counts = self.bins
         for b, n in bins:
-            self.bins[b] += n
+            counts[b] += n
 
     @property
     def mean(self) -> float | None:
@@ -179,8 +180,12 @@ class ThinkTimes:
         if not think:
             return
         self.games += 1
+        strategies = self.strategies
         for name, packed in zip(seats, think, strict=True):
-            self.strategies.setdefault(name, StrategyTime()).add(packed)
+            times = strategies.get(name)
+            if times is None:  # not setdefault: it would build one per seat and game
+                times = strategies[name] = StrategyTime()
+            times.add(packed)
 
     def to_json(self) -> dict[str, Any]:
         return {
