@@ -45,12 +45,21 @@ def extensions() -> list:
         print("simcli: Cython is not installed: the pure Python engines only", file=sys.stderr)
         return []
     modules = [Extension(m, [str(source(m))]) for m in NATIVE.COMPILED + NATIVE.KERNELS]
+    # Cython finds a module's .pxd by the module's import name: a package whose folder
+    # is named otherwise (strategies/ is simcli_strategies) is linked under its name
+    names = HERE / "build" / "pxd"
+    names.mkdir(parents=True, exist_ok=True)
+    for package, folder in NATIVE.PACKAGE_DIRS.items():
+        link = names / package
+        if not link.exists():
+            link.symlink_to(HERE / folder, target_is_directory=True)
     out = []
     for module in modules:  # one at a time: a module that fails stays pure, alone
         try:
             out += cythonize(
                 [module],
                 build_dir="build/cython",
+                include_path=[str(names)],
                 compiler_directives={"language_level": "3"},
                 quiet=True,
             )

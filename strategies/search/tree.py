@@ -1,3 +1,4 @@
+# cython: annotation_typing=False
 """Tree search: MCTS (UCT, max^n for 1-4 seats) and information-set MCTS.
 
 :class:`TreeSearch` holds the settings of one strategy's searches for one game (the
@@ -33,6 +34,7 @@ import time
 from math import log, sqrt
 from typing import Any
 
+from simcli.draws import randbelow_of
 from simcli.game import CHANCE, TERMINAL, Game, Move, State
 from simcli_strategies.search.common import move_key, seat_rewards, terminal_rewards
 from simcli_strategies.search.continuation import RolloutPolicy, continuation
@@ -49,6 +51,7 @@ class Node:
         "seat",
         "mover",
         "n",
+        "sqrt_n",
         "w",
         "untried",
         "moves",
@@ -62,6 +65,7 @@ class Node:
         self.seat = seat
         self.mover = mover
         self.n = 0
+        self.sqrt_n = 0.0  # sqrt(n), kept with n: the selection reads it for every child
         self.w = 0.0
         self.untried: list[Move] = []
         self.moves: list[Move] = []  # moves of the expanded children, in expansion order
@@ -98,11 +102,10 @@ def ucb_pick(kids, explore, seat, skip_losses, scaled, lo, hi):  # noqa: ANN001,
         solved = kid.solved
         if skip_losses and solved is not None and solved[seat] == 0.0:
             continue  # a proven loss for the seat to move
-        kn = kid.n
-        mean = kid.w / kn
+        mean = kid.w / kid.n
         if scaled:
             mean = (mean - lo) * scale
-        v = mean + explore / sqrt(kn)
+        v = mean + explore / kid.sqrt_n
         if v > best_v:
             best_v = v
             best_i = i
@@ -170,85 +173,7 @@ class TreeSearch:
         proven win, else the most visited child that is not a proven loss."""
         if root is None:
             root = self.new_node(state, -1)
-        root.mover = -1
-        rng = self.rng
-        policy = self.policy
-        depth = self.depth
-        rewards_of = self.rewards
-        mode = self.mode
-        c = self.c
-        iterate_score = mode == "score"
-        skip_losses = mode == "win"
-        deadline = time.perf_counter() + self.time_limit if self.time_limit else None
-        lo, hi = INF, -INF  # range of rewards seen (score mode)
-        done = 0
-        for done in range(1, self.iterations + 1):  # noqa: B007
-            if root.solved is not None:
-                done -= 1
-                break
-            pos = state.clone()
-            node = root
-            path = [node]
-            rewards: tuple[float, ...] | None = None
-            # selection and expansion
-            while True:
-                if node.solved is not None:
-                    rewards = node.solved
-                    break
-                seat = node.seat
-                if seat == CHANCE:
-                    outcome = pos.sample_chance(rng)
-                    pos.apply_trusted(outcome)
-                    key = move_key(outcome)
-                    kid = node.outcomes.get(key)  # type: ignore[union-attr]
-                    if kid is None:
-                        kid = self.new_node(pos, -1)
-                        node.outcomes[key] = kid  # type: ignore[index]
-                        path.append(kid)
-                        node = kid
-                        rewards = kid.solved
-                        break
-                    path.append(kid)
-                    node = kid
-                    continue
-                untried = node.untried
-                if untried:
-                    i = rng.randrange(len(untried))
-                    move = untried[i]
-                    untried[i] = untried[-1]
-                    untried.pop()
-                    pos.apply_trusted(move)
-                    kid = self.new_node(pos, seat)
-                    node.moves.append(move)
-                    node.kids.append(kid)
-                    path.append(kid)
-                    node = kid
-                    rewards = kid.solved
-                    break
-                kids = node.kids
-                best_i = ucb_pick(
-                    kids, c * sqrt(log(node.n)), seat, skip_losses, iterate_score, lo, hi
-                )
-                pos.apply_trusted(node.moves[best_i])
-                node = kids[best_i]
-                path.append(node)
-            if rewards is None:
-                rewards = continuation(pos, rng, policy, rewards_of, depth=depth)
-            if iterate_score:
-                for r in rewards:
-                    if r < lo:
-                        lo = r
-                    if r > hi:
-                        hi = r
-            for nd in path:
-                nd.n += 1
-                if nd.mover >= 0:
-                    nd.w += rewards[nd.mover]
-            if mode == "win" and node.solved is not None:
-                propagate(path)
-            if deadline is not None and time.perf_counter() > deadline:
-                break
-        self.last_iterations = done
+        self.last_iterations = uct_iterations(self, state, root)
         self.last_root = root
         return self.best_move(root, legal_moves)
 
@@ -360,6 +285,90 @@ class TreeSearch:
         if best is None:
             return legal_moves[rng.randrange(len(legal_moves))]
         return best
+
+
+def uct_iterations(search, state, root):  # noqa: ANN001,ANN201 - C types in tree.pxd
+    """The iterations of :meth:`TreeSearch.uct` from ``state`` under ``root`` (a module
+    function, so that its nodes are typed on the compiled path); returns how many ran."""
+    root.mover = -1
+    rng = search.rng
+    below = randbelow_of(rng)  # rng.randrange(n) for n >= 1, compiled where it can be
+    policy = search.policy
+    depth = search.depth
+    rewards_of = search.rewards
+    mode = search.mode
+    c = search.c
+    iterate_score = mode == "score"
+    skip_losses = mode == "win"
+    deadline = time.perf_counter() + search.time_limit if search.time_limit else None
+    lo, hi = INF, -INF  # range of rewards seen (score mode)
+    done = 0
+    for done in range(1, search.iterations + 1):  # noqa: B007
+        if root.solved is not None:
+            done -= 1
+            break
+        pos = state.clone()
+        node = root
+        path = [node]
+        rewards: tuple[float, ...] | None = None
+        # selection and expansion
+        while True:
+            if node.solved is not None:
+                rewards = node.solved
+                break
+            seat = node.seat
+            if seat == CHANCE:
+                outcome = pos.sample_chance(rng)
+                pos.apply_trusted(outcome)
+                key = move_key(outcome)
+                kid = node.outcomes.get(key)  # type: ignore[union-attr]
+                if kid is None:
+                    kid = search.new_node(pos, -1)
+                    node.outcomes[key] = kid  # type: ignore[index]
+                    path.append(kid)
+                    node = kid
+                    rewards = kid.solved
+                    break
+                path.append(kid)
+                node = kid
+                continue
+            untried = node.untried
+            if untried:
+                i = below(len(untried))
+                move = untried[i]
+                untried[i] = untried[-1]
+                untried.pop()
+                pos.apply_trusted(move)
+                kid = search.new_node(pos, seat)
+                node.moves.append(move)
+                node.kids.append(kid)
+                path.append(kid)
+                node = kid
+                rewards = kid.solved
+                break
+            kids = node.kids
+            best_i = ucb_pick(kids, c * sqrt(log(node.n)), seat, skip_losses, iterate_score, lo, hi)
+            pos.apply_trusted(node.moves[best_i])
+            node = kids[best_i]
+            path.append(node)
+        if rewards is None:
+            rewards = continuation(pos, rng, policy, rewards_of, depth=depth)
+        if iterate_score:
+            for r in rewards:
+                if r < lo:
+                    lo = r
+                if r > hi:
+                    hi = r
+        for nd in path:
+            nd.n += 1
+            nd.sqrt_n = sqrt(nd.n)
+            if nd.mover >= 0:
+                nd.w += rewards[nd.mover]
+        if mode == "win" and node.solved is not None:
+            propagate(path)
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+    return done
 
 
 def propagate(path: list[Node]) -> None:
