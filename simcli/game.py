@@ -30,6 +30,7 @@ from typing import Any, ClassVar
 
 from simcli.errors import GameOptionError
 from simcli.frozen import FrozenDict
+from simcli.jsonline import one_shot
 
 #: ``State.current_player`` when the next step is a chance event.
 CHANCE = -1
@@ -332,11 +333,12 @@ class State(ABC):
 
 
 _HASH_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), check_circular=False)
+_hash_text = one_shot(_HASH_ENCODER)  # _HASH_ENCODER.encode, its C encoder built once
 
 
 def state_hash(game_id: str, snapshot: Mapping[str, Any]) -> str:
     """16 hex digits of SHA-256 over the canonical JSON of ``[game_id, snapshot]``."""
-    text = _HASH_ENCODER.encode([game_id, snapshot])
+    text = _hash_text([game_id, snapshot])
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 

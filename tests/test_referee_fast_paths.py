@@ -195,3 +195,22 @@ def test_schedule_seeds_are_derive_seeds_paths(fmt: str) -> None:
         path = ("round",) if fmt == "solo" else ("table", table, "round")
         expected = derive_seed(2**40 + 3, label, *path, within // schedule.rotations)
         assert spec.seed == expected
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_final_hashes_are_the_generic_encoders(game_id: str) -> None:
+    """``state_hash`` (its C encoder built once) against json.dumps of the same value."""
+    import hashlib
+
+    game = simcli.games.get_game(game_id)
+    players = min(game.player_counts)
+    options = game.resolve_options({})
+    rng = random.Random(3)
+    state = game.new_state(players, options, game.sample_setup(players, options, rng))
+    for _ in range(12):
+        if state.is_terminal():
+            break
+        seat = state.current_player
+        state.apply(state.sample_chance(rng) if seat < 0 else rng.choice(state.legal_moves()))
+        text = json.dumps([game_id, state.snapshot()], sort_keys=True, separators=(",", ":"))
+        assert state.final_hash() == hashlib.sha256(text.encode()).hexdigest()[:16]
