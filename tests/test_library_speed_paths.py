@@ -146,3 +146,80 @@ def test_only_pass_is_drawn_when_nothing_else_is_possible() -> None:
     state.apply("pass")
     assert trusted.snapshot() == state.snapshot()
     assert state.turn == 1 and state.legal_moves() != ["pass"]  # seat 1 moves its walls
+
+
+#: (options, moves played from the opening, refused move, the exact message)
+REFUSALS = [
+    ({"max_turns": 1}, ["P a1"], "P a2", "the game is over"),
+    (
+        {},
+        [],
+        7,
+        "not a Library move: 7 (examples: 'P d3', 'W d4-d5', 'M d4-d5 left', "
+        "'T c4-d4 right', 'S up')",
+    ),
+    (
+        {},
+        [],
+        "P d4",
+        "not a Library move: 'P d4' (examples: 'P d3', 'W d4-d5', "
+        "'M d4-d5 left', 'T c4-d4 right', 'S up')",
+    ),
+    ({}, ["P d3", "W c4-d4"], "P d3", "'P d3': that cell already holds a plate"),
+    ({}, ["P d3", "W c4-d4"], "W c4-d4", "'W c4-d4': gap c4-d4 already holds a wall"),
+    (
+        {"walls_per_player": 1},
+        ["W a1-a2", "W a2-a3"],
+        "W b1-b2",
+        "'W b1-b2': seat 0 has laid all its walls",
+    ),
+    ({}, ["P d3", "W c4-d4"], "M c4-d4 up", "'M c4-d4 up': c4-d4 is not a wall of seat 0"),
+    ({}, ["P d3", "W c4-d4"], "T c4-d4 left", "'T c4-d4 left': c4-d4 is not a wall of seat 0"),
+    (
+        {},
+        ["W c4-d4", "P a1"],
+        "M c4-d4 left",
+        "'M c4-d4 left': a wall is pushed along its own line (up or down)",
+    ),
+    (
+        {"push_wall": "sideways"},
+        ["W d4-d5", "P a1"],
+        "M d4-d5 left",
+        "'M d4-d5 left': walls are pushed across their line only (option push_wall)",
+    ),
+    (
+        {"push_wall": "both"},
+        ["W a1-b1", "P c3"],
+        "M a1-b1 left",
+        "'M a1-b1 left': the board's edge or a wall blocks the push",
+    ),
+    (
+        {"push_wall": "both"},
+        ["W a1-b1", "P c3"],
+        "M a1-b1 down",
+        "'M a1-b1 down': the board's edge blocks the push",
+    ),
+    ({}, [], "S up", "'S up': the sphere cannot roll up"),
+    (
+        {"sphere_push": "toward_own"},
+        ["P d3", "P d5"],
+        "S up",
+        "'S up': the push must bring the sphere closer to seat 0's entrance d1 "
+        "(option sphere_push)",
+    ),
+    ({}, [], "pass", "'pass' is only allowed when no action is possible"),
+]
+
+
+@pytest.mark.parametrize(("options", "played", "move", "message"), REFUSALS)
+def test_checked_apply_refuses_with_its_message(options, played, move, message) -> None:
+    """Every kind of refusal, in hand-built positions, with the message word for word."""
+    opts = GAME.resolve_options(options)
+    state = GAME.new_state(2, opts, GAME.sample_setup(2, opts, None))
+    for legal in played:
+        state.apply(legal)
+    before = state.snapshot()
+    with pytest.raises(IllegalMoveError) as refused:
+        state.apply(move)
+    assert str(refused.value) == message
+    assert state.snapshot() == before

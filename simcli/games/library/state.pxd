@@ -11,4 +11,5 @@ cpdef list push_moves(list own, list walls)
 @cython.locals(d=cython.Py_ssize_t, end=cython.Py_ssize_t, nxt=cython.Py_ssize_t,
                gap=cython.Py_ssize_t, wall=cython.Py_ssize_t, cell=cython.Py_ssize_t,
                empty=cython.Py_ssize_t, rays=tuple)
-cpdef list roll_moves(Py_ssize_t sphere, Py_ssize_t forbid, list cells, list walls, object home)
+cpdef list roll_moves(Py_ssize_t sphere, Py_ssize_t forbid, list cells, list walls, object home,
+                      list rolls)

@@ -131,20 +131,27 @@ def push_moves(own: list[int], walls: list[int]) -> list[str]:
 
 
 def roll_moves(
-    sphere: int, forbid: int, cells: list[int], walls: list[int], home: tuple[int, ...] | None
+    sphere: int,
+    forbid: int,
+    cells: list[int],
+    walls: list[int],
+    home: tuple[int, ...] | None,
+    rolls: list[str],
 ) -> list[str]:
-    """The sphere pushes (up, down, left, right): the sphere rolls over plates and the
-    fountain and stops before an empty cell, a wall or the edge; it must move, not end on
-    ``forbid`` and, with ``home`` (option sphere_push: the Manhattan distances to the
-    pusher's entrance), end closer to it."""
-    rolls = []
+    """``rolls`` with the sphere pushes appended (up, down, left, right): the sphere rolls
+    over plates and the fountain and stops before an empty cell, a wall or the edge; it
+    must move, not end on ``forbid`` and, with ``home`` (option sphere_push: the Manhattan
+    distances to the pusher's entrance), end closer to it."""
     rays = RAY[sphere]
     empty = EMPTY
     for d in range(4):
         end = sphere
         for nxt, gap in rays[d]:
-            wall, cell = walls[gap], cells[nxt]
-            if wall != empty or cell == empty:
+            wall = walls[gap]
+            if wall != empty:
+                break
+            cell = cells[nxt]
+            if cell == empty:
                 break
             end = nxt
         if end != sphere and end != forbid and (home is None or home[end] < home[sphere]):
@@ -369,9 +376,10 @@ class LibraryState(State):
     def legal_moves(self) -> list[str]:
         """Plates (cell order), walls (gap order), wall pushes, topples, sphere pushes
         (up, down, left, right); ``["pass"]`` only when nothing else is possible."""
-        if self.is_terminal():
+        turn = self.turn
+        if self.winner != NO_CELL or turn >= self._max_turns:  # self.is_terminal()
             return []
-        seat = self.seat_to_move()
+        seat = self._opening[turn] if turn < self._lead else (turn - self._lead) % self.players
         if self.walls_left is None or self.walls_left[seat] > 0:
             moves = self._plates + self._walls
         else:  # option walls_per_player: this seat has laid all its walls
@@ -391,15 +399,10 @@ class LibraryState(State):
                             moves.append(PUSH_WALL_MOVES[gap][d])
             moves += self._topples[seat]
         home = MANHATTAN[self.entrances[seat]] if self._toward_own else None
-        moves += roll_moves(self.sphere, self.forbid, self.cells, self.walls, home)
+        roll_moves(self.sphere, self.forbid, self.cells, self.walls, home, moves)
         if not moves:
             moves.append(PASS)
         return moves
-
-    def _rolls(self, seat: int) -> list[str]:
-        """The sphere pushes of ``seat`` (the seat to move): :func:`roll_moves`."""
-        home = MANHATTAN[self.entrances[seat]] if self._toward_own else None
-        return roll_moves(self.sphere, self.forbid, self.cells, self.walls, home)
 
     def random_legal_move(self, randbelow: Callable[[int], int]) -> str:
         """``legal_moves()[randbelow(len(legal_moves()))]`` without that list: the moves
@@ -423,7 +426,8 @@ class LibraryState(State):
                     compress(self._pushes[seat], map(and_, self._push_bits[seat], repeat(free)))
                 )
             topples = self._topples[seat]
-        rolls = self._rolls(seat)
+        home = MANHATTAN[self.entrances[seat]] if self._toward_own else None
+        rolls = roll_moves(self.sphere, self.forbid, self.cells, self.walls, home, [])
         n = len(plates) + len(walls) + len(pushes) + len(topples) + len(rolls)
         if not n:
             randbelow(1)
@@ -438,44 +442,47 @@ class LibraryState(State):
     # -- applying a move ----------------------------------------------------------------
 
     def apply(self, move: Any) -> None:
-        if self.is_terminal():
+        """Check ``move`` and play it (:meth:`apply_trusted`). A plate or a wall is checked
+        here; the rarer kinds by :meth:`_check`."""
+        turn = self.turn
+        if self.winner != NO_CELL or turn >= self._max_turns:  # self.is_terminal()
             raise IllegalMoveError("the game is over")
-        parsed = PARSE.get(move) if isinstance(move, str) else None
-        if parsed is None:
+        code = CODES.get(move) if isinstance(move, str) else None
+        if code is None:
             raise IllegalMoveError(
                 f"not a Library move: {move!r} (examples: 'P d3', 'W d4-d5', "
                 f"'M d4-d5 left', 'T c4-d4 right', 'S up')"
             )
-        self._check(parsed, self.seat_to_move(), move)
+        kind, a, b = code
+        if kind == PLATE:
+            if self.cells[a] != EMPTY:
+                what = "the fountain" if a == FOUNTAIN else "a plate"
+                raise IllegalMoveError(f"'P {cell_name(a)}': that cell already holds {what}")
+        elif kind == WALL:
+            if self.walls[a] != EMPTY:
+                raise IllegalMoveError(f"{move!r}: gap {gap_name(a)} already holds a wall")
+            if self.walls_left is not None:
+                seat = self.seat_to_move()
+                if self.walls_left[seat] <= 0:
+                    raise IllegalMoveError(f"{move!r}: seat {seat} has laid all its walls")
+        else:
+            self._check(kind, a, b, self.seat_to_move(), move)
         self.apply_trusted(move)
 
-    def _check(self, parsed: tuple, seat: int, move: str) -> None:
-        """Raise :class:`IllegalMoveError` unless the parsed ``move`` is legal for ``seat``
-        (the seat to move) here."""
-        kind = parsed[0]
-        if kind == "P":
-            cell = parsed[1]
-            if self.cells[cell] != EMPTY:
-                what = "the fountain" if cell == FOUNTAIN else "a plate"
-                raise IllegalMoveError(f"'P {cell_name(cell)}': that cell already holds {what}")
-        elif kind == "W":
-            gap = parsed[1]
-            if self.walls[gap] != EMPTY:
-                raise IllegalMoveError(f"{move!r}: gap {gap_name(gap)} already holds a wall")
-            if self.walls_left is not None and self.walls_left[seat] <= 0:
-                raise IllegalMoveError(f"{move!r}: seat {seat} has laid all its walls")
-        elif kind == "M" or kind == "T":
-            gap, d = parsed[1], parsed[2]
-            if self.walls[gap] != seat:
-                raise IllegalMoveError(f"{move!r}: {gap_name(gap)} is not a wall of seat {seat}")
-            if kind == "M":
-                self._check_push(gap, d, move)
-        elif kind == "S":
+    def _check(self, kind: int, a: int, b: int, seat: int, move: str) -> None:
+        """Raise :class:`IllegalMoveError` unless ``move`` (a wall push, a topple, a sphere
+        push or a pass: ``CODES[move]`` is ``kind, a, b``) is legal for ``seat`` (the seat
+        to move) here."""
+        if kind == PUSH or kind == TOPPLE:
+            if self.walls[a] != seat:
+                raise IllegalMoveError(f"{move!r}: {gap_name(a)} is not a wall of seat {seat}")
+            if kind == PUSH:
+                self._check_push(a, b, move)
+        elif kind == ROLL:
             start = self.sphere
-            d = parsed[1]
-            end = self.slide(start, d)
+            end = self.slide(start, a)
             if end == start:
-                raise IllegalMoveError(f"{move!r}: the sphere cannot roll {DIRECTIONS[d]}")
+                raise IllegalMoveError(f"{move!r}: the sphere cannot roll {DIRECTIONS[a]}")
             if end == self.forbid:
                 raise IllegalMoveError(
                     f"{move!r}: the sphere may not be pushed straight back to "
