@@ -68,7 +68,8 @@ cdef inline uint32_t below(simcli_mt_object *rng, uint32_t n) noexcept nogil:
 
 
 cdef class Below:
-    """``rng._randbelow`` of one ``random.Random``: the same numbers, the same state."""
+    """Draws of one ``random.Random`` as its ``_randbelow`` makes them: the same numbers,
+    the same state."""
 
     cdef object rng
     cdef object fallback
@@ -77,11 +78,8 @@ cdef class Below:
         self.rng = rng  # keeps the generator alive
         self.fallback = rng._randbelow
 
-    def __call__(self, n):
-        return self.draw(n)
-
     def draw(self, n):
-        """The draw itself (a bound method: called without building an argument tuple)."""
+        """``rng._randbelow(n)`` (a bound method: called without an argument tuple)."""
         if type(n) is int and 0 < n < 4294967296:
             return below(<simcli_mt_object *> <PyObject *> self.rng, <uint32_t> n)
         return self.fallback(n)

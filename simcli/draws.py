@@ -25,7 +25,7 @@ def _agrees(kernel: ModuleType) -> bool:
     """Whether the kernel draws what ``random.Random`` draws here (bounds across the 32
     bits, a shuffle, and the state afterwards)."""
     ours, theirs = random.Random(20261203), random.Random(20261203)
-    below = kernel.Below(ours)
+    below = kernel.Below(ours).draw
     for n in (1, 2, 3, 5, 36, 1000, 2**16 + 1, 2**31, 2**32 - 1) * 300:
         if below(n) != theirs._randbelow(n):
             return False
