@@ -5,9 +5,12 @@ A ``random.Random`` keeps its Mersenne Twister state in its C object. The functi
 advance that very state with the reference MT19937 step and reproduce what
 ``Random._randbelow`` and ``Random.shuffle`` return, number for number, so that Python
 code and compiled code can share one generator and one sequence of draws. The layout of
-the object is CPython's (``Modules/_randommodule.c``); ``simcli/draws.py`` checks every
-function here against ``random.Random`` itself before it uses any of them.
+the object is CPython's (``Modules/_randommodule.c``): :data:`AGREES` says whether the
+functions here draw what ``random.Random`` draws on this interpreter, and nothing uses
+them otherwise (``simcli/draws.py``).
 """
+
+import random
 
 from cpython.object cimport PyObject
 from libc.stdint cimport uint32_t
@@ -92,3 +95,21 @@ def shuffle(rng, list x):
     for i in range(len(x) - 1, 0, -1):
         j = below(mt, <uint32_t> (i + 1))
         x[i], x[j] = x[j], x[i]
+
+
+def _agrees():
+    """Whether :class:`Below` and :func:`shuffle` draw what ``random.Random`` draws here
+    (bounds across the 32 bits, a shuffle, and the state afterwards)."""
+    ours, theirs = random.Random(20261203), random.Random(20261203)
+    below = Below(ours).draw
+    for n in (1, 2, 3, 5, 36, 1000, 2**16 + 1, 2**31, 2**32 - 1) * 300:
+        if below(n) != theirs._randbelow(n):
+            return False
+    a, b = list(range(50)), list(range(50))
+    shuffle(ours, a)
+    theirs.shuffle(b)
+    return a == b and ours.getstate() == theirs.getstate()
+
+
+#: Checked once, when the module is loaded.
+AGREES = _agrees()

@@ -6,7 +6,7 @@ same numbers, the same state of the generator afterwards), so that records do no
 on the path. The compiled half (``simcli/_mt.pyx``) advances the generator's own
 Mersenne Twister state; it is used only for a plain ``random.Random`` (a subclass may
 draw differently), only when the engines are not forced pure (``SIMCLI_PURE=1``), and
-only after :func:`_agrees` has compared it with ``random.Random`` on this interpreter.
+only when it has compared itself with ``random.Random`` on this interpreter (its ``AGREES``).
 """
 
 from __future__ import annotations
@@ -21,20 +21,6 @@ from simcli import native
 KERNEL = "simcli._mt"
 
 
-def _agrees(kernel: ModuleType) -> bool:
-    """Whether the kernel draws what ``random.Random`` draws here (bounds across the 32
-    bits, a shuffle, and the state afterwards)."""
-    ours, theirs = random.Random(20261203), random.Random(20261203)
-    below = kernel.Below(ours).draw
-    for n in (1, 2, 3, 5, 36, 1000, 2**16 + 1, 2**31, 2**32 - 1) * 300:
-        if below(n) != theirs._randbelow(n):
-            return False
-    a, b = list(range(50)), list(range(50))
-    kernel.shuffle(ours, a)
-    theirs.shuffle(b)
-    return a == b and ours.getstate() == theirs.getstate()
-
-
 def _load() -> ModuleType | None:
     """The compiled kernel, or None: not built, stale, forced pure, or not agreeing."""
     if not native.kernel_current(KERNEL):
@@ -43,7 +29,7 @@ def _load() -> ModuleType | None:
         kernel = importlib.import_module(KERNEL)
     except ImportError:
         return None
-    return kernel if _agrees(kernel) else None
+    return kernel if kernel.AGREES else None
 
 
 _KERNEL = _load()

@@ -173,9 +173,8 @@ def in_use() -> dict[str, bool]:
         module = importlib.import_module(name)
         loader = getattr(module, "__loader__", None)
         out[name] = isinstance(loader, importlib.machinery.ExtensionFileLoader)
-    from simcli import draws
-
-    out[draws.KERNEL] = draws.compiled()
+    for name in KERNELS:  # used where built from its source and drawing as Python does
+        out[name] = kernel_current(name) and importlib.import_module(name).AGREES
     return out
 
 
