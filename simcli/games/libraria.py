@@ -57,6 +57,7 @@ def seat_for_ply(ply: int, opening: str) -> int:
     return ply % 2
 
 
+#: Every spot, increasing: a new state's empty spots are a copy of it.
 _ALL_SPOTS = list(range(SPOTS))
 
 #: Seat of every placement (then TERMINAL) per opening, so that whose turn it is costs
@@ -85,19 +86,14 @@ def _points_table(value: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(tile_points(value, m, t) for t in range(5)) for m in range(5))
 
 
-def _full_table(value: int) -> tuple[tuple[int, int], ...]:
-    """(seat 0's, seat 1's) points of a tile of ``value`` whose four corners are all
-    taken, ``ones`` of them by seat 1, as ``table[ones]``."""
-    return tuple(
-        (tile_points(value, 4 - ones, ones), tile_points(value, ones, 4 - ones))
-        for ones in range(5)
-    )
-
-
 def _flat_full_table(value: int) -> tuple[int, ...]:
-    """:func:`_full_table` flat: seat 0's and seat 1's points at ``2 * ones`` and
-    ``2 * ones + 1``."""
-    return tuple(points for pair in _full_table(value) for points in pair)
+    """Seat 0's and seat 1's points of a tile of ``value`` whose four corners are all
+    taken, ``ones`` of them by seat 1, at ``2 * ones`` and ``2 * ones + 1``."""
+    return tuple(
+        points
+        for ones in range(5)
+        for points in (tile_points(value, 4 - ones, ones), tile_points(value, ones, 4 - ones))
+    )
 
 
 #: :data:`TILE_CORNERS` flat: the corners of tile ``i`` at ``4 * i`` to ``4 * i + 3``.
