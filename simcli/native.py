@@ -36,6 +36,7 @@ COMPILED = (
     "simcli.games.library.game",
     "simcli.games.adas_library.components",
     "simcli.games.adas_library.rows",
+    "simcli.games.adas_library.playout",
     "simcli.games.adas_library.state",
     "simcli.games.adas_library.game",
     "simcli_strategies.search.tree",

@@ -24,6 +24,21 @@ MOVE_N = {"move1": 1, "move2": 2, "move3": 3, "move4": 4}
 SWITCH_N = {"switch1": 1, "switch2": 2, "switch3": 3, "switch4": 4}
 MASTER_N = {"master1": 1, "master2": 2}
 
+#: What a card's plays do (``AdasState.apply_trusted``, ``playout.play_out``) and how
+#: ``state.draw_play`` counts them: shift a book of the row (Move 1-4, Move to End) or a
+#: master card, swap two books of the row, swap the row's ends, or swap a book with the
+#: partner's.
+ROW_PLAYS, MASTER_PLAYS, SWITCH_PLAYS, REVERSE_PLAY, EXCHANGE_PLAYS = range(5)
+#: card type -> (kind of play, distance: 0 for Move to End and the swaps without one).
+ACTIONS: dict[str, tuple[int, int]] = {
+    **{card: (ROW_PLAYS, n) for card, n in MOVE_N.items()},
+    "move_end": (ROW_PLAYS, 0),
+    **{card: (MASTER_PLAYS, n) for card, n in MASTER_N.items()},
+    **{card: (SWITCH_PLAYS, n) for card, n in SWITCH_N.items()},
+    "reverse": (REVERSE_PLAY, 0),
+    "exchange": (EXCHANGE_PLAYS, 0),
+}
+
 
 def ranks(master: Sequence[int]) -> list[int]:
     """rank[colour] = the colour's position in the master order."""

@@ -33,15 +33,23 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from simcli.frozen import freeze
 from simcli.game import CHANCE, TERMINAL, Game, IllegalMoveError, Outcome
 from simcli.games.adas_library.components import CARD_TYPES, UNKNOWN, Components
+from simcli.games.adas_library.playout import COMPILED as PLAYOUT_COMPILED
+from simcli.games.adas_library.playout import play_out
 from simcli.games.adas_library.rows import (
+    ACTIONS,
     DIRECTIONS,
+    EXCHANGE_PLAYS,
     LEFT,
     MASTER_N,
+    MASTER_PLAYS,
     MOVE_N,
+    REVERSE_PLAY,
+    ROW_PLAYS,
     SHIFT_CARDS,
     SHIFT_LISTS,
     SHIFT_N,
     SWITCH_N,
+    SWITCH_PLAYS,
     boundary_bits,
     differences,
     nth_difference,
@@ -79,25 +87,11 @@ OTHER_KINDS: dict[str, tuple[int, int | None]] = {
     "reverse": (REVERSE, None),
 }
 ROW_SHIFTS = (*MOVE_N, "move_end")  # cards whose plays shift a book of the row
-#: What a card's plays do (:meth:`AdasState.apply_trusted`), and how :func:`draw_play`
-#: counts them: shift a book of the row or a master card (looked up in the tables of
-#: ``rows.shift_lists``), swap two books of the row, swap the row's ends, or swap a book
-#: with the partner's.
-ROW_PLAYS, MASTER_PLAYS, SWITCH_PLAYS, REVERSE_PLAY, EXCHANGE_PLAYS = range(5)
 #: card -> (kind of play, argument): the card's index in ``SHIFT_CARDS`` for the
 #: shifting cards, the distance for the Switches, 0 otherwise.
 DRAWS: dict[str, tuple[int, int]] = {
     **{card: (ROW_PLAYS, SHIFT_CARDS.index(card)) for card in ROW_SHIFTS},
     **{card: (MASTER_PLAYS, SHIFT_CARDS.index(card)) for card in MASTER_N},
-    **{card: (SWITCH_PLAYS, n) for card, n in SWITCH_N.items()},
-    "reverse": (REVERSE_PLAY, 0),
-    "exchange": (EXCHANGE_PLAYS, 0),
-}
-#: card -> (kind of play, distance: 0 for Move to End and the swaps without one).
-ACTIONS: dict[str, tuple[int, int]] = {
-    **{card: (ROW_PLAYS, n) for card, n in MOVE_N.items()},
-    "move_end": (ROW_PLAYS, 0),
-    **{card: (MASTER_PLAYS, n) for card, n in MASTER_N.items()},
     **{card: (SWITCH_PLAYS, n) for card, n in SWITCH_N.items()},
     "reverse": (REVERSE_PLAY, 0),
     "exchange": (EXCHANGE_PLAYS, 0),
@@ -459,6 +453,13 @@ class AdasState(DeclaredState):
             if move is not None:
                 return move
         return super().random_legal_move(randbelow)
+
+    def playout(self, rng: random.Random, randbelow: Callable[[int], int]) -> None:
+        """The contract's loop (``State.playout``), played in one C loop by
+        ``playout.play_out`` where it is compiled. The pure path plays the contract's
+        loop itself, as does a state the kernel does not take (a view's unknown cards)."""
+        if not PLAYOUT_COMPILED or play_out(self, rng, randbelow, -1) < 0:
+            super().playout(rng, randbelow)
 
     def _segments(self, seat: int, plan: HandPlan) -> list[Sequence[list[Any]]]:
         """The plays of the cards of ``plan`` by ``seat`` in :data:`CARD_TYPES` order,
