@@ -32,6 +32,7 @@ COMPILED = (
     "simcli.games.libraria",
     "simcli.games.library.board",
     "simcli.games.library.routes",
+    "simcli.games.library.playout",
     "simcli.games.library.state",
     "simcli.games.library.game",
     "simcli.games.adas_library.components",

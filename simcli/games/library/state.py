@@ -49,9 +49,12 @@ from simcli.games.library.board import (
     gap_name,
     line_through,
 )
+from simcli.games.library.playout import play_out
 from simcli.statefields import Field, Int, Maybe, Seq, StateFields
 
 if TYPE_CHECKING:
+    import random
+
     from simcli.games.library.game import Library
 
 NO_MOVES: list[str] = []  # (never changed)
@@ -159,6 +162,9 @@ def roll_moves(
     return rolls
 
 
+#: Whether the playout kernel runs compiled (on the pure path the contract loop of
+#: ``State.playout`` is faster than the kernel's bit masks in Python).
+COMPILED_PLAYOUT = not isinstance(play_out, FunctionType)
 #: Whether this module runs compiled (then :func:`push_moves` is C, faster than the
 #: pure path's bit masks).
 COMPILED_LOOPS = not isinstance(push_moves, FunctionType)
@@ -438,6 +444,16 @@ class LibraryState(State):
                 return part[r]
             r -= len(part)
         return rolls[r]
+
+    def playout(self, rng: random.Random, randbelow: Callable[[int], int]) -> None:
+        """:meth:`State.playout`: on the compiled path in one loop on bit masks
+        (``playout.play_out``, the same draws and moves), on the pure path and with
+        sideways wall pushes (option ``push_wall``) the contract's loop."""
+        if COMPILED_PLAYOUT and self._push_mode == "along":
+            if self.winner == NO_CELL and self.turn < self._max_turns:
+                play_out(self, randbelow, -1)
+            return
+        State.playout(self, rng, randbelow)
 
     # -- applying a move ----------------------------------------------------------------
 
@@ -762,7 +778,7 @@ class LibraryState(State):
         """Check what spans fields (the fountain, the sphere on a plate or the fountain,
         the wall stock against the walls on the board) and rebuild the bit masks and move
         lists from ``cells`` and ``walls``."""
-        cells, walls = self.cells, self.walls
+        cells = self.cells
         if cells[FOUNTAIN] != FOUNTAIN_MARK or cells.count(FOUNTAIN_MARK) != 1:
             raise _bad("cells", f"the fountain ({FOUNTAIN_MARK}) on d4 and on no other cell")
         if cells[self.sphere] == EMPTY:
@@ -770,14 +786,32 @@ class LibraryState(State):
                 "sphere", f"on a plate or the fountain, not on empty {cell_name(self.sphere)}"
             )
         self._check_stock()
+        self._derive()
+
+    def _derive(self) -> None:
+        """Rebuild the bit masks and move lists from ``cells`` and ``walls``."""
+        cells, walls = self.cells, self.walls
         self.walk = sum(1 << i for i, v in enumerate(cells) if v != EMPTY)
         self._plates = [PLATE_MOVES[c] for c, v in enumerate(cells) if v == EMPTY]
         self._gaps = [g for g, v in enumerate(walls) if v == EMPTY]
         self._walls = [WALL_MOVES[g] for g in self._gaps]
-        for gap, owner in enumerate(walls):
+        own: list[list[int]] = [[] for _ in range(self.players)]
+        pushes: list[list[str]] = [[] for _ in range(self.players)]
+        push_bits: list[list[int]] = [[] for _ in range(self.players)]
+        topples: list[list[str]] = [[] for _ in range(self.players)]
+        hmask = vmask = 0
+        for gap, owner in enumerate(walls):  # in gap order: each seat's lists in order
             if owner != EMPTY:
-                self._set_gap_bit(gap, True)
-                self._own_add(owner, gap)
+                if gap < H_GAPS:
+                    hmask |= GAP_BIT[gap]
+                else:
+                    vmask |= GAP_BIT[gap]
+                own[owner].append(gap)
+                pushes[owner] += PUSH_PAIRS[gap]
+                push_bits[owner] += PUSH_BITS[gap]
+                topples[owner] += TOPPLE_PAIRS[gap]
+        self.hmask, self.vmask = hmask, vmask
+        self._own, self._pushes, self._push_bits, self._topples = own, pushes, push_bits, topples
 
     def _check_stock(self) -> None:
         """``walls_left`` is there exactly with option ``walls_per_player``, and no seat
