@@ -49,13 +49,17 @@ def positions(players: int, options: dict, seed: int, plies: int | None = None):
     yield state
 
 
-def check_random_legal_move(state) -> None:
+def check_random_legal_move(state, every: int = 1) -> None:
+    """Every draw of a wall push, topple, sphere push or pass; of the many plates and
+    walls, every ``every``-th draw (a different share at each turn)."""
     moves = state.legal_moves()
     n = len(moves)
     if n == 0:
         assert state.is_terminal()
         return
     for r in range(n):
+        if moves[r][0] in "PW" and (r + state.turn) % every:
+            continue
         asked = []
 
         def draw(count: int, r: int = r, asked: list = asked) -> int:
@@ -67,8 +71,12 @@ def check_random_legal_move(state) -> None:
     assert state.legal_moves() == moves
 
 
-def check_trusted_apply(state) -> None:
-    for move in state.legal_moves():
+def check_trusted_apply(state, every: int = 1) -> None:
+    """Every wall push, topple, sphere push and pass; of the many plates and walls, every
+    ``every``-th (a different share at each turn)."""
+    for i, move in enumerate(state.legal_moves()):
+        if move[0] in "PW" and (i + state.turn) % every:
+            continue
         checked, trusted = state.clone(), state.clone()
         checked.apply(move)
         trusted.apply_trusted(move)
@@ -78,17 +86,19 @@ def check_trusted_apply(state) -> None:
 
 
 def check_refusals(state) -> None:
+    """One probe takes every refusal in turn: a refusal that changed it fails at once
+    (the position) or at the end (the move lists kept with it)."""
     legal = set(state.legal_moves())
     before = state.snapshot()
+    probe = state.clone()
     for move in PARSE:
-        probe = state.clone()
         if move in legal:
-            probe.apply(move)
+            state.clone().apply(move)
             continue
         with pytest.raises(IllegalMoveError):
             probe.apply(move)
         assert probe.snapshot() == before, move
-        assert probe.legal_moves() == state.legal_moves(), move
+    assert probe.legal_moves() == state.legal_moves()
 
 
 def test_fast_paths_on_the_opening_plies_of_the_default_game() -> None:
@@ -101,9 +111,9 @@ def test_fast_paths_on_the_opening_plies_of_the_default_game() -> None:
 @pytest.mark.parametrize(("players", "options"), CASES)
 def test_random_legal_move_is_the_legal_move_of_the_draw(players, options) -> None:
     seen = 0
-    for seed in (1, 2, 3):
+    for seed in (1, 2):
         for state in positions(players, options, seed):
-            check_random_legal_move(state)
+            check_random_legal_move(state, every=3)
             seen += 1
     assert seen > 100
 
@@ -113,7 +123,7 @@ def test_random_legal_move_is_the_legal_move_of_the_draw(players, options) -> No
 def test_trusted_apply_equals_checked_apply(players, options) -> None:
     for seed in (4, 5):
         for state in positions(players, options, seed):
-            check_trusted_apply(state)
+            check_trusted_apply(state, every=5)
 
 
 @pytest.mark.slow
