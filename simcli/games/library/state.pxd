@@ -13,3 +13,9 @@ cpdef list push_moves(list own, list walls)
                empty=cython.Py_ssize_t, rays=tuple)
 cpdef list roll_moves(Py_ssize_t sphere, Py_ssize_t forbid, list cells, list walls, object home,
                       list rolls)
+
+@cython.locals(cell=cython.Py_ssize_t, gap=cython.Py_ssize_t, owner=cython.Py_ssize_t,
+               walk=cython.ulonglong, hmask=cython.ulonglong, vmask=cython.ulonglong,
+               one=cython.ulonglong, plates=list, gaps=list, wall_moves=list, own=list,
+               pushes=list, push_bits=list, topples=list)
+cpdef tuple derived(list cells, list walls, Py_ssize_t players)

@@ -22,6 +22,7 @@ from simcli.games.library.board import (
     FOUNTAIN,
     FOUNTAIN_MARK,
     GAP_BIT,
+    GAP_CELLS,
     GAPS,
     H_GAPS,
     LEFT,
@@ -160,6 +161,42 @@ def roll_moves(
         if end != sphere and end != forbid and (home is None or home[end] < home[sphere]):
             rolls.append(SPHERE_MOVES[d])
     return rolls
+
+
+def derived(cells: list[int], walls: list[int], players: int) -> tuple:
+    """What a :class:`LibraryState` keeps beside ``cells`` and ``walls``, built from them:
+    ``walk``, ``hmask``, ``vmask``, ``_plates``, ``_gaps``, ``_walls`` and, per seat,
+    ``_own``, ``_pushes``, ``_push_bits`` and ``_topples`` (in gap order)."""
+    one = 1  # (64 bits on the compiled path: the masks have 49)
+    walk = 0
+    plates = []
+    for cell in range(CELLS):
+        if cells[cell] == EMPTY:
+            plates.append(PLATE_MOVES[cell])
+        else:
+            walk |= one << cell
+    gaps = []
+    wall_moves = []
+    own: list[list[int]] = [[] for _ in range(players)]
+    pushes: list[list[str]] = [[] for _ in range(players)]
+    push_bits: list[list[int]] = [[] for _ in range(players)]
+    topples: list[list[str]] = [[] for _ in range(players)]
+    hmask = vmask = 0
+    for gap in range(GAPS):  # in gap order: each seat's lists in order
+        owner = walls[gap]
+        if owner == EMPTY:
+            gaps.append(gap)
+            wall_moves.append(WALL_MOVES[gap])
+            continue
+        if gap < H_GAPS:
+            hmask |= one << GAP_CELLS[gap][0]
+        else:
+            vmask |= one << GAP_CELLS[gap][0]
+        own[owner].append(gap)
+        pushes[owner] += PUSH_PAIRS[gap]
+        push_bits[owner] += PUSH_BITS[gap]
+        topples[owner] += TOPPLE_PAIRS[gap]
+    return walk, hmask, vmask, plates, gaps, wall_moves, own, pushes, push_bits, topples
 
 
 #: Whether the playout kernel runs compiled (on the pure path the contract loop of
@@ -790,28 +827,18 @@ class LibraryState(State):
 
     def _derive(self) -> None:
         """Rebuild the bit masks and move lists from ``cells`` and ``walls``."""
-        cells, walls = self.cells, self.walls
-        self.walk = sum(1 << i for i, v in enumerate(cells) if v != EMPTY)
-        self._plates = [PLATE_MOVES[c] for c, v in enumerate(cells) if v == EMPTY]
-        self._gaps = [g for g, v in enumerate(walls) if v == EMPTY]
-        self._walls = [WALL_MOVES[g] for g in self._gaps]
-        own: list[list[int]] = [[] for _ in range(self.players)]
-        pushes: list[list[str]] = [[] for _ in range(self.players)]
-        push_bits: list[list[int]] = [[] for _ in range(self.players)]
-        topples: list[list[str]] = [[] for _ in range(self.players)]
-        hmask = vmask = 0
-        for gap, owner in enumerate(walls):  # in gap order: each seat's lists in order
-            if owner != EMPTY:
-                if gap < H_GAPS:
-                    hmask |= GAP_BIT[gap]
-                else:
-                    vmask |= GAP_BIT[gap]
-                own[owner].append(gap)
-                pushes[owner] += PUSH_PAIRS[gap]
-                push_bits[owner] += PUSH_BITS[gap]
-                topples[owner] += TOPPLE_PAIRS[gap]
-        self.hmask, self.vmask = hmask, vmask
-        self._own, self._pushes, self._push_bits, self._topples = own, pushes, push_bits, topples
+        (
+            self.walk,
+            self.hmask,
+            self.vmask,
+            self._plates,
+            self._gaps,
+            self._walls,
+            self._own,
+            self._pushes,
+            self._push_bits,
+            self._topples,
+        ) = derived(self.cells, self.walls, self.players)
 
     def _check_stock(self) -> None:
         """``walls_left`` is there exactly with option ``walls_per_player``, and no seat
