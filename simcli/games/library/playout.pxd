@@ -21,6 +21,9 @@ cdef mask v_after(mask e) noexcept
 @cython.locals(a=mask)
 cdef mask v_before(mask e) noexcept
 
+@cython.locals(kept=mask)
+cdef mask moved(mask plane, mask run, num step) noexcept
+
 
 cdef class Board:
     cdef num players, sphere, turn, forbid, winner, max_turns, lead
@@ -31,8 +34,7 @@ cdef class Board:
     cdef mask walk, c0, c1, hocc, h0, h1, vocc, v0, v1
     cdef num empty_cells, empty_gaps
 
-    cdef void add_h(self, num gap, num owner) noexcept
-    cdef void add_v(self, num k, num owner) noexcept
+    cdef void add_wall(self, bint horizontal, num pos, num owner) noexcept
     @cython.locals(cell=num, gap=num)
     cdef store(self, object state)
     @cython.locals(pos=num, nxt=num, col=num, blocked=mask, walk=mask)
@@ -49,7 +51,7 @@ cdef class Board:
     @cython.locals(occ=mask, step=num, start=num, first=num, last=num, col=num)
     cdef void topple(self, bint horizontal, num pos, num side, num seat) noexcept
     cdef num fall_target(self, bint horizontal, num pos, num side) noexcept
-    @cython.locals(step=num, occ=mask, run=mask, end=num, keep=mask)
+    @cython.locals(step=num, occ=mask, run=mask, end=num)
     cdef void push(self, bint horizontal, num pos, bint inc) noexcept
     cdef num seat_to_move(self) noexcept
     @cython.locals(seat=num, odd=mask, high=mask, own_h=mask, own_v=mask, empty_h=mask,

@@ -91,6 +91,14 @@ def v_before(e):  # noqa: ANN001,ANN201 - C types: .pxd
     return a | (a << 24) & ALL_GAPS
 
 
+def moved(plane, run, step):  # noqa: ANN001,ANN201 - C types: .pxd
+    """``plane`` with its bits on ``run`` moved ``step`` bits up (down if negative)."""
+    kept = plane & ~run & ALL_GAPS
+    if step > 0:
+        return kept | (plane & run) << step
+    return kept | (plane & run) >> -step
+
+
 class Board:
     """A position of the sphere game as bit masks, and the random playout on it."""
 
@@ -133,26 +141,22 @@ class Board:
         self.empty_gaps = 0
         walls = state.walls
         for gap in range(LINE_GAPS):
-            self.add_h(gap, walls[gap])
-            self.add_v(gap, walls[LINE_GAPS + gap])
+            self.add_wall(1, gap, walls[gap])
+            self.add_wall(0, gap, walls[LINE_GAPS + gap])
 
-    def add_h(self, gap, owner) -> None:  # noqa: ANN001 - C types: .pxd
-        """Enter ``owner``'s wall (or nothing, for EMPTY) on horizontal gap ``gap``."""
+    def add_wall(self, horizontal, pos, owner) -> None:  # noqa: ANN001 - C types: .pxd
+        """Enter ``owner``'s wall (or nothing, for EMPTY) on gap bit ``pos`` of the ``h``
+        or ``v`` masks."""
         if owner == EMPTY:
             self.empty_gaps += 1
+        elif horizontal:
+            self.hocc |= ONE << pos
+            self.h0 |= (owner & 1) << pos
+            self.h1 |= (owner >> 1) << pos
         else:
-            self.hocc |= ONE << gap
-            self.h0 |= (owner & 1) << gap
-            self.h1 |= (owner >> 1) << gap
-
-    def add_v(self, k, owner) -> None:  # noqa: ANN001 - C types: .pxd
-        """Enter ``owner``'s wall (or nothing) on vertical gap ``LINE_GAPS + k``."""
-        if owner == EMPTY:
-            self.empty_gaps += 1
-        else:
-            self.vocc |= ONE << k
-            self.v0 |= (owner & 1) << k
-            self.v1 |= (owner >> 1) << k
+            self.vocc |= ONE << pos
+            self.v0 |= (owner & 1) << pos
+            self.v1 |= (owner >> 1) << pos
 
     def store(self, state) -> None:  # noqa: ANN001 - a LibraryState
         """Write the position back into ``state`` (its move lists rebuilt from it)."""
@@ -330,23 +334,14 @@ class Board:
         while (occ >> end) & 1:
             run |= ONE << end
             end += step
-        keep = ~run & ALL_GAPS
         if horizontal:
-            self.hocc = (self.hocc & ~(ONE << pos) & ALL_GAPS) | ONE << end
-            if inc:
-                self.h0 = (self.h0 & keep) | (self.h0 & run) << step
-                self.h1 = (self.h1 & keep) | (self.h1 & run) << step
-            else:
-                self.h0 = (self.h0 & keep) | (self.h0 & run) >> -step
-                self.h1 = (self.h1 & keep) | (self.h1 & run) >> -step
+            self.hocc = moved(self.hocc, run, step)
+            self.h0 = moved(self.h0, run, step)
+            self.h1 = moved(self.h1, run, step)
         else:
-            self.vocc = (self.vocc & ~(ONE << pos) & ALL_GAPS) | ONE << end
-            if inc:
-                self.v0 = (self.v0 & keep) | (self.v0 & run) << step
-                self.v1 = (self.v1 & keep) | (self.v1 & run) << step
-            else:
-                self.v0 = (self.v0 & keep) | (self.v0 & run) >> -step
-                self.v1 = (self.v1 & keep) | (self.v1 & run) >> -step
+            self.vocc = moved(self.vocc, run, step)
+            self.v0 = moved(self.v0, run, step)
+            self.v1 = moved(self.v1, run, step)
 
     # -- the playout ---------------------------------------------------------------------
 
@@ -426,9 +421,9 @@ class Board:
             empty_h = ~self.hocc & ALL_GAPS
             count = popcount(empty_h)
             if r < count:
-                self.add_h(nth_bit(empty_h, r), seat)
+                self.add_wall(1, nth_bit(empty_h, r), seat)
             else:
-                self.add_v(nth_bit(~self.vocc & ALL_GAPS, r - count), seat)
+                self.add_wall(0, nth_bit(~self.vocc & ALL_GAPS, r - count), seat)
             self.empty_gaps -= 1
             if self.stock:
                 self.left[seat] -= 1
