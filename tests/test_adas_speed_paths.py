@@ -27,13 +27,13 @@ from simcli.games.adas_library.rows import (
 )
 from simcli.games.adas_library.state import draw_play, first_sorted, hand_plan
 
+#: Every rule path once: 2 and 4 players, the facing and the diagonal Exchange partner,
+#: the same and the mirrored Exchange position, larger hands (the paths do not depend on
+#: how the options are combined, nor on the player count beyond the partner).
 CONFIGS = [
     (2, {}),
     (4, {}),
-    (4, {"exchange_partner": "diagonal"}),
-    (2, {"exchange_position": "mirrored"}),
     (4, {"exchange_partner": "diagonal", "exchange_position": "mirrored"}),
-    (2, {"extra_cards": 2}),
     (4, {"extra_cards": 1}),
 ]
 
@@ -81,7 +81,7 @@ def test_random_moves_and_trusted_applies_at_some_positions(players, given) -> N
 @pytest.mark.slow
 @pytest.mark.parametrize(("players", "given"), CONFIGS)
 def test_random_moves_and_trusted_applies_at_every_position(players, given) -> None:
-    for seed in range(3):
+    for seed in range(2):
         for state in positions(players, given, seed, every=1):
             check_position(state)
 
