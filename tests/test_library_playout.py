@@ -160,6 +160,25 @@ def test_sideways_pushes_keep_the_contract_loop() -> None:
         assert fast.snapshot() == slow.snapshot() and r1.getstate() == r2.getstate()
 
 
+def test_a_variant_subclass_keeps_its_own_rules_in_playouts() -> None:
+    """A subclass (a variant's rules, here: nobody ever wins) plays out through its own
+    ``apply_trusted``, not the kernel of the rules as written."""
+
+    class NoWinner(LibraryState):
+        __slots__ = ()
+
+        def apply_trusted(self, move) -> None:  # noqa: ANN001
+            super().apply_trusted(move)
+            self.winner = -1
+
+    state = position({"d2": 1, "d1": 1}, {})  # "P d3" pulls the sphere home to d1
+    state.__class__ = NoWinner
+    win = state.legal_moves().index("P d3")
+    draws = iter([win])
+    state.playout(random.Random(3), lambda n: next(draws, 0))
+    assert state.turn == 300 and state.winner == -1  # the kernel would stop at turn 1
+
+
 def recorder(rng: random.Random, seen: list[int]) -> Callable[[int], int]:
     below = draws.randbelow_of(rng)
 

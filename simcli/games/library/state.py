@@ -484,9 +484,10 @@ class LibraryState(State):
 
     def playout(self, rng: random.Random, randbelow: Callable[[int], int]) -> None:
         """:meth:`State.playout`: on the compiled path in one loop on bit masks
-        (``playout.play_out``, the same draws and moves), on the pure path and with
-        sideways wall pushes (option ``push_wall``) the contract's loop."""
-        if COMPILED_PLAYOUT and self._push_mode == "along":
+        (``playout.play_out``, the same draws and moves); the contract's loop on the pure
+        path, with sideways wall pushes (option ``push_wall``) and in a subclass (a
+        variant's own rules)."""
+        if COMPILED_PLAYOUT and self._push_mode == "along" and type(self) is LibraryState:
             if self.winner == NO_CELL and self.turn < self._max_turns:
                 play_out(self, randbelow, -1)
             return
