@@ -231,6 +231,24 @@ def test_a_view_is_refused_untouched() -> None:
     assert view.snapshot() == before
 
 
+def test_a_subclass_plays_the_contract_loop() -> None:
+    """A variant subclass may change the rules: its playout goes through its own
+    apply_trusted, move by move."""
+    applied: list[Any] = []
+
+    class Variant(AdasState):
+        __slots__ = ()
+
+        def apply_trusted(self, move: Any) -> None:
+            applied.append(move)
+            super().apply_trusted(move)
+
+    state = dealt(2, {"max_turns": 10}, seed=1)
+    state.__class__ = Variant
+    state.playout(random.Random(1), random.Random(1)._randbelow)
+    assert len(applied) == 10 and state.turns == 10
+
+
 def test_a_state_without_a_chance_key_takes_it_from_the_generator() -> None:
     game_state = dealt(2, {"components": SMALL}, seed=6)
     state = GAME.determinize(game_state.view(0), random.Random(6))

@@ -457,8 +457,13 @@ class AdasState(DeclaredState):
     def playout(self, rng: random.Random, randbelow: Callable[[int], int]) -> None:
         """The contract's loop (``State.playout``), played in one C loop by
         ``playout.play_out`` where it is compiled. The pure path plays the contract's
-        loop itself, as does a state the kernel does not take (a view's unknown cards)."""
-        if not PLAYOUT_COMPILED or play_out(self, rng, randbelow, -1) < 0:
+        loop itself, as do a subclass (a variant may change the rules the kernel plays)
+        and a state the kernel does not take (a view's unknown cards)."""
+        if (
+            not PLAYOUT_COMPILED
+            or type(self) is not AdasState
+            or play_out(self, rng, randbelow, -1) < 0
+        ):
             super().playout(rng, randbelow)
 
     def _segments(self, seat: int, plan: HandPlan) -> list[Sequence[list[Any]]]:
