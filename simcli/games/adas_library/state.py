@@ -454,17 +454,15 @@ class AdasState(DeclaredState):
                 return move
         return super().random_legal_move(randbelow)
 
-    def playout(self, rng: random.Random, randbelow: Callable[[int], int]) -> None:
-        """The contract's loop (``State.playout``), played in one C loop by
-        ``playout.play_out`` where it is compiled. The pure path plays the contract's
-        loop itself, as do a subclass (a variant may change the rules the kernel plays)
-        and a state the kernel does not take (a view's unknown cards)."""
-        if (
-            not PLAYOUT_COMPILED
-            or type(self) is not AdasState
-            or play_out(self, rng, randbelow, -1) < 0
-        ):
-            super().playout(rng, randbelow)
+    if PLAYOUT_COMPILED:  # else State.playout, the contract's loop, faster run as Python
+
+        def playout(self, rng: random.Random, randbelow: Callable[[int], int]) -> None:
+            """The contract's loop (``State.playout``), played in one C loop by
+            ``playout.play_out``. A subclass (a variant may change the rules the kernel
+            plays) and a state the kernel does not take (a view's unknown cards) play the
+            contract's loop."""
+            if type(self) is not AdasState or play_out(self, rng, randbelow, -1) < 0:
+                super().playout(rng, randbelow)
 
     def _segments(self, seat: int, plan: HandPlan) -> list[Sequence[list[Any]]]:
         """The plays of the cards of ``plan`` by ``seat`` in :data:`CARD_TYPES` order,
