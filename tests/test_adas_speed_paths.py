@@ -23,6 +23,7 @@ from simcli.games.adas_library.rows import (
     nth_difference,
     ranks,
     shift_lists,
+    shift_plays_at,
     shift_tables,
 )
 from simcli.games.adas_library.state import draw_play, first_sorted, hand_plan
@@ -131,7 +132,7 @@ def test_row_kernels_equal_their_plain_definitions() -> None:
         assert boundary_bits(a) == sum(1 << i for i, differs in enumerate(key) if differs)
         lists, tables = shift_lists(size), shift_tables(size)
         for k, card in enumerate(SHIFT_CARDS):
-            assert lists[k][boundary_bits(a)] == tables[card][key]
+            assert shift_plays_at(lists, k, boundary_bits(a), size) == tables[card][key]
         for n in range(1, 5):
             found = [i for i in range(size - n) if a[i] != a[i + n]]
             assert differences(a, a, n, 1, size - n) == sum(map(ne, a, a[n:])) == len(found)

@@ -234,28 +234,38 @@ def shift_tables(size: int) -> Mapping[str, Mapping[tuple[bool, ...], Plays]]:
 #: The cards of :data:`SHIFT_N` in :data:`CARD_TYPES` order: what :func:`shift_lists`
 #: numbers them by.
 SHIFT_CARDS: tuple[str, ...] = (*MOVE_N, "move_end", *MASTER_N)
-#: Rows of one length: for each card of :data:`SHIFT_CARDS`, its plays by boundary bits.
-ShiftLists = tuple[list[Plays], ...]
+#: Rows of one length: for each card of :data:`SHIFT_CARDS`, its plays by boundary bits
+#: (None until :func:`shift_plays_at` first meets them).
+ShiftLists = tuple[list[Plays | None], ...]
 #: size -> :func:`shift_lists` (kept here, so that a lookup is one ``dict.get``).
 SHIFT_LISTS: dict[int, ShiftLists] = {}
 
 
 def shift_lists(size: int) -> ShiftLists:
-    """:func:`shift_tables` indexed by :func:`boundary_bits` instead of the boundary key:
-    ``shift_lists(size)[k][bits]`` are the plays of ``SHIFT_CARDS[k]`` (empty tuple for
-    rows longer than :data:`TABLE_MAX_LENGTH`)."""
+    """:func:`shift_tables` indexed by :func:`boundary_bits` instead of the boundary key,
+    filled as met: ``shift_plays_at(shift_lists(size), k, bits, size)`` are the plays of
+    ``SHIFT_CARDS[k]`` (empty tuple for rows longer than :data:`TABLE_MAX_LENGTH`)."""
     lists = SHIFT_LISTS.get(size)
     if lists is None:
-        tables = shift_tables(size)
-        if not tables:
+        if size > TABLE_MAX_LENGTH:
             return ()
-        weights = [1 << i for i in range(size - 1)]
-        lists = tuple([()] * (1 << (size - 1)) for _ in SHIFT_CARDS)
-        for k, card in enumerate(SHIFT_CARDS):
-            for key, plays in tables[card].items():
-                lists[k][sum(w for w, differs in zip(weights, key, strict=True) if differs)] = plays
+        lists = tuple([None] * (1 << (size - 1)) for _ in SHIFT_CARDS)
         SHIFT_LISTS[size] = lists
     return lists
+
+
+def shift_plays_at(lists: ShiftLists, k: int, bits: int, size: int) -> Plays:
+    """``lists[k][bits]`` of :func:`shift_lists`, scanned from a row of ``size`` items with
+    those boundary bits the first time and kept (a random game meets a few of the
+    2 ** 9 keys of a row of 10 books; the whole table took about 130 million
+    instructions)."""
+    plays = lists[k][bits]
+    if not plays:  # None until met; an empty tuple is scanned again alike
+        row = [0]
+        for i in range(size - 1):
+            row.append(row[i] ^ (bits >> i & 1))
+        plays = lists[k][bits] = scan_shifts(SHIFT_CARDS[k], row)
+    return plays
 
 
 def boundary_bits(items: list[int]) -> int:
@@ -303,22 +313,34 @@ def nth_difference(a: list[int], b: list[int], start: int, step: int, nth: int) 
 #: length is the row's length minus one, so rows of different lengths (the master order,
 #: the books) share the table without clashing.
 SHIFT_BLOCKS: dict[tuple[tuple[str, ...], tuple[bool, ...]], Plays] = {}
+#: (card, boundary key) -> :func:`scan_shifts` of a row with that key, filled as keys are
+#: met (a search meets a few of the 2 ** 9 keys of a row of 10 books; building the whole
+#: :func:`shift_tables` of that length took about 130 million instructions).
+SHIFT_PLAYS: dict[tuple[str, tuple[bool, ...]], Plays] = {}
 
 
 def shift_block(
     cards: tuple[str, ...], items: Sequence[int], key: tuple[bool, ...] | None = None
 ) -> Plays:
-    """The :func:`scan_shifts` of each of ``cards`` in turn, looked up in
-    :func:`shift_tables` and kept in :data:`SHIFT_BLOCKS` (``key``: the
-    :func:`boundary_key` of ``items``, when the caller has it)."""
+    """The :func:`scan_shifts` of each of ``cards`` in turn, each kept in
+    :data:`SHIFT_PLAYS` by its boundary key, the block kept in :data:`SHIFT_BLOCKS`
+    (``key``: the :func:`boundary_key` of ``items``, when the caller has it)."""
     if key is None:
         key = tuple(map(ne, items, items[1:]))  # boundary_key, inline: once per decision
     block = SHIFT_BLOCKS.get((cards, key))
     if block is None:
-        tables = shift_tables(len(items))
-        if not tables:  # a long row: scanned, not kept
+        if len(items) > TABLE_MAX_LENGTH:  # a long row: scanned, not kept
             return tuple(play for card in cards for play in scan_shifts(card, items))
-        block = tuple(play for card in cards for play in tables[card][key])
+        block = tuple(play for card in cards for play in _card_plays(card, items, key))
         if len(SHIFT_BLOCKS) < BLOCK_LIMIT:
             SHIFT_BLOCKS[cards, key] = block
     return block
+
+
+def _card_plays(card: str, items: Sequence[int], key: tuple[bool, ...]) -> Plays:
+    """:func:`scan_shifts` of ``card`` on ``items`` (whose boundary key is ``key``), kept
+    in :data:`SHIFT_PLAYS`: the plays depend on the key alone."""
+    plays = SHIFT_PLAYS.get((card, key))
+    if plays is None:
+        plays = SHIFT_PLAYS[card, key] = scan_shifts(card, items)
+    return plays

@@ -57,6 +57,7 @@ from simcli.games.adas_library.rows import (
     ranks,
     shift_block,
     shift_lists,
+    shift_plays_at,
     uniform,
 )
 from simcli.games.chance import ChanceStreams, copy_numbers, keyed_order
@@ -180,7 +181,8 @@ def draw_play(
     total = 0
     for kind, arg, _ in draws:
         if kind == ROW_PLAYS:
-            count = len(lists[arg][bits])
+            # None until met (an empty tuple is scanned again: a card that never plays)
+            count = len(lists[arg][bits] or shift_plays_at(lists, arg, bits, size))
         elif kind == SWITCH_PLAYS:
             count = differences(row, row, arg, 1, size - arg)
         elif kind == REVERSE_PLAY:
@@ -191,7 +193,10 @@ def draw_play(
                 if not master_lists:
                     return None
                 master_bits = boundary_bits(master)
-            count = len(master_lists[arg][master_bits])
+            count = len(
+                master_lists[arg][master_bits]
+                or shift_plays_at(master_lists, arg, master_bits, len(master))
+            )
         else:
             count = differences(row, other, start, step, common)
         counts.append(count)
