@@ -231,6 +231,26 @@ def test_a_view_is_refused_untouched() -> None:
     assert view.snapshot() == before
 
 
+BIG_DECK = {**SMALL, "deck_size": 260, "cards": {**SMALL["cards"], "exchange": 243}}
+LONG_ROWS = {
+    **SMALL,
+    "players": {"2": {"tiles": 132, "books_each": 65}, "4": {"tiles": 18, "books_each": 4}},
+}
+
+
+@pytest.mark.parametrize("components", [BIG_DECK, LONG_ROWS], ids=["260 cards", "65 books"])
+def test_a_state_beyond_the_arrays_is_left_to_the_contract_loop(components) -> None:
+    state = dealt(2, {"components": components, "max_turns": 6}, seed=2)
+    before = state.snapshot()
+    assert play_out(state, random.Random(1), random.Random(1)._randbelow, -1) == -1
+    assert state.snapshot() == before
+    fast, slow = state.clone(), state.clone()
+    r1, r2 = random.Random(3), random.Random(3)
+    fast.playout(r1, r1._randbelow)
+    reference(slow, r2, r2._randbelow, -1)
+    assert fast.snapshot() == slow.snapshot() and fast.turns == 6
+
+
 def test_a_subclass_plays_the_contract_loop() -> None:
     """A variant subclass may change the rules: its playout goes through its own
     apply_trusted, move by move."""
