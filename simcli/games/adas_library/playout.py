@@ -219,8 +219,11 @@ def play_out(state, rng, randbelow, limit):  # noqa: ANN001,ANN201,C901,PLR0912,
     ):
         return -1
     for i in range(colours):
-        master[i] = state.master[i]
-        rank[master[i]] = i
+        colour = state.master[i]
+        if not 0 <= colour < colours:
+            return -1
+        master[i] = colour
+        rank[colour] = i
     mirrored = state.mirrored
     turns = state.turns
     max_turns = state.max_turns
