@@ -6,14 +6,16 @@ advance that very state with the reference MT19937 step and reproduce what
 ``Random._randbelow`` and ``Random.shuffle`` return, number for number, so that Python
 code and compiled code can share one generator and one sequence of draws. The layout of
 the object is CPython's (``Modules/_randommodule.c``): :data:`AGREES` says whether the
-functions here draw what ``random.Random`` draws on this interpreter, and nothing uses
-them otherwise (``simcli/draws.py``).
+functions here draw and seed as ``random.Random`` does on this interpreter, and nothing
+uses them otherwise (``simcli/draws.py``).
 """
 
+import _random
 import random
 
 from cpython.object cimport PyObject
-from libc.stdint cimport uint32_t
+from libc.stdint cimport uint32_t, uint64_t
+from libc.string cimport memcpy
 
 cdef extern from *:
     """
@@ -97,9 +99,99 @@ def shuffle(rng, list x):
         x[i], x[j] = x[j], x[i]
 
 
+cdef uint32_t GENRAND[624]
+
+
+cdef void fill_genrand() noexcept nogil:
+    """``init_genrand(19650218)``: the first step of every ``init_by_array``, whatever
+    the key."""
+    cdef int k
+    GENRAND[0] = 19650218U
+    for k in range(1, 624):
+        GENRAND[k] = 1812433253U * (GENRAND[k - 1] ^ (GENRAND[k - 1] >> 30)) + <uint32_t> k
+
+
+fill_genrand()
+
+
+cdef inline uint32_t spread(uint32_t x) noexcept nogil:
+    return x ^ (x >> 30)
+
+
+cdef void seed_state(simcli_mt_object *rng, uint64_t seed) noexcept nogil:
+    """``init_by_array`` with the key CPython's ``random_seed`` makes of ``seed`` < 2**64:
+    its 32-bit words from the lowest, one word for 0. The table of ``init_genrand`` is
+    copied, then the two mixing passes run over it (the index wraps from 623 to 1)."""
+    cdef uint32_t *mt = rng.state
+    cdef uint32_t low = <uint32_t> seed
+    cdef uint32_t high = <uint32_t> (seed >> 32)
+    cdef uint32_t high1 = high + 1U  # key[1] + j for j = 1
+    cdef uint32_t prev
+    cdef int i
+    memcpy(mt, GENRAND, sizeof(GENRAND))
+    prev = mt[0]
+    if high == 0:  # one word: key[0] + 0 at every step
+        for i in range(1, 624):
+            prev = (mt[i] ^ (spread(prev) * 1664525U)) + low
+            mt[i] = prev
+        prev = (mt[1] ^ (spread(prev) * 1664525U)) + low  # step 624: j = 0
+    else:  # two words: key[j] + j with j = 0, 1, 0, ...
+        for i in range(1, 623, 2):
+            prev = (mt[i] ^ (spread(prev) * 1664525U)) + low
+            mt[i] = prev
+            prev = (mt[i + 1] ^ (spread(prev) * 1664525U)) + high1
+            mt[i + 1] = prev
+        prev = (mt[623] ^ (spread(prev) * 1664525U)) + low  # step 623: j = 0
+        mt[623] = prev
+        prev = (mt[1] ^ (spread(prev) * 1664525U)) + high1  # step 624: j = 1
+    mt[1] = prev
+    for i in range(2, 624):
+        prev = (mt[i] ^ (spread(prev) * 1566083941U)) - <uint32_t> i
+        mt[i] = prev
+    mt[1] = (mt[1] ^ (spread(prev) * 1566083941U)) - 1U
+    mt[0] = 0x80000000U
+    rng.index = 624
+
+
+cdef object Random = random.Random
+cdef object new_random = random.Random.__new__
+cdef object seed_random = _random.Random.seed
+
+
+def seeded_random(seed):
+    """``random.Random(seed)`` for an int ``seed``: the same state, the same stream and no
+    Gaussian pending. A seed 0 <= seed < 2**53 is mixed here; any other goes through
+    ``random.Random``'s own seeding."""
+    rng = new_random(Random)
+    if type(seed) is int and 0 <= seed < 9007199254740992:
+        seed_state(<simcli_mt_object *> <PyObject *> rng, <uint64_t> seed)
+    else:
+        seed_random(rng, seed)
+    rng.gauss_next = None
+    return rng
+
+
+def _seeds_agree():
+    """Whether :func:`seeded_random` gives ``random.Random(seed)`` here: the state, the
+    Gaussian slot and the next draws, for seeds of one and two words and for a fallback."""
+    sample = random.Random(20261203)
+    seeds = [0, 1, 2**31, 2**32 - 1, 2**32, 2**32 + 1, 2**53 - 1, 2**53, -5]
+    seeds += [sample.getrandbits(bits) for bits in (16, 32, 33, 53) for _ in range(4)]
+    for seed in seeds:
+        ours, theirs = seeded_random(seed), random.Random(seed)
+        if type(ours) is not Random or ours.getstate() != theirs.getstate():
+            return False
+        if ours.getrandbits(64) != theirs.getrandbits(64):
+            return False
+    return True
+
+
 def _agrees():
     """Whether :class:`Below` and :func:`shuffle` draw what ``random.Random`` draws here
-    (bounds across the 32 bits, a shuffle, and the state afterwards)."""
+    (bounds across the 32 bits, a shuffle, and the state afterwards), and
+    :func:`seeded_random` seeds as it does."""
+    if not _seeds_agree():
+        return False
     ours, theirs = random.Random(20261203), random.Random(20261203)
     below = Below(ours).draw
     for n in (1, 2, 3, 5, 36, 1000, 2**16 + 1, 2**31, 2**32 - 1) * 300:

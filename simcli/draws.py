@@ -1,16 +1,18 @@
-"""Random draws for the engines' hot loops: ``rng._randbelow`` and ``rng.shuffle``, at C
-speed where the compiled path is built.
+"""Random draws for the engines' hot loops: ``rng._randbelow`` and ``rng.shuffle``, and
+the seeding of the per-game generators, at C speed where the compiled path is built.
 
-:func:`randbelow_of` and :func:`shuffle` give exactly what ``random.Random`` gives (the
-same numbers, the same state of the generator afterwards), so that records do not depend
-on the path. The compiled half (``simcli/_mt.pyx``) advances the generator's own
-Mersenne Twister state; it is used only for a plain ``random.Random`` (a subclass may
-draw differently), only when the engines are not forced pure (``SIMCLI_PURE=1``), and
-only when it has compared itself with ``random.Random`` on this interpreter (its ``AGREES``).
+:func:`randbelow_of`, :func:`shuffle` and :func:`seeded_random` give exactly what
+``random.Random`` gives (the same numbers, the same state of the generator afterwards),
+so that records do not depend on the path. The compiled half (``simcli/_mt.pyx``) reads
+and writes the generator's own Mersenne Twister state; it draws only for a plain
+``random.Random`` (a subclass may draw differently), and is used only when the engines are
+not forced pure (``SIMCLI_PURE=1``) and when it has compared itself with ``random.Random``
+on this interpreter (its ``AGREES``).
 """
 
 from __future__ import annotations
 
+import _random
 import importlib
 import random
 from collections.abc import Callable
@@ -53,3 +55,18 @@ def shuffle(rng: random.Random, items: list) -> None:
         _KERNEL.shuffle(rng, items)
     else:
         rng.shuffle(items)
+
+
+def _seeded_random(seed: int) -> random.Random:
+    """``random.Random(seed)`` without the Python-level ``__init__`` and ``seed`` wrappers."""
+    rng = random.Random.__new__(random.Random)
+    _random.Random.seed(rng, seed)
+    rng.gauss_next = None
+    return rng
+
+
+#: ``random.Random(seed)`` for an int ``seed``: the same state, the same stream, no Gaussian
+#: pending. The compiled one mixes a seed below 2**53 from a table computed once.
+seeded_random: Callable[[int], random.Random] = (
+    _KERNEL.seeded_random if _KERNEL is not None else _seeded_random
+)

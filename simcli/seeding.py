@@ -6,9 +6,10 @@ enough to survive any JSON reader (JavaScript numbers are exact below 2**53).
 
 from __future__ import annotations
 
-import _random
 import random
 from hashlib import blake2b
+
+from simcli import draws
 
 SEED_BITS = 53
 _SHIFT = 64 - SEED_BITS
@@ -24,13 +25,10 @@ def path_seed(path: str) -> int:
     return int.from_bytes(blake2b(path.encode(), digest_size=8).digest(), "big") >> _SHIFT
 
 
-def seeded_random(seed: int) -> random.Random:
-    """``random.Random(seed)`` for an int ``seed``, without the Python-level ``__init__``
-    and ``seed`` wrappers: three of these are made per game. Same state, same stream."""
-    rng = random.Random.__new__(random.Random)
-    _random.Random.seed(rng, seed)
-    rng.gauss_next = None
-    return rng
+#: ``random.Random(seed)`` for an int ``seed``, without the Python-level ``__init__`` and
+#: ``seed`` wrappers, and compiled where the draws are: three of these are made per game.
+#: Same state, same stream (``simcli/draws.py``).
+seeded_random = draws.seeded_random
 
 
 def chance_rng(game_seed: int) -> random.Random:
