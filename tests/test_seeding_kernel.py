@@ -1,0 +1,84 @@
+"""The seeding of the per-game generators (``draws.seeded_random``): compiled or pure, it
+is ``random.Random(seed)``, state for state and draw for draw."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import random
+from collections.abc import Callable
+
+import pytest
+
+from simcli import draws, native, seeding
+
+# The edges of the key CPython makes of a seed (one 32-bit word up to 2**32 - 1, two words
+# up to the 53 bits of a path seed), and seeds of every length drawn from a fixed generator.
+_SAMPLE = random.Random(1234)
+SEEDS = [0, 1, 2, 2**31, 2**32 - 1, 2**32, 2**32 + 1, 2**52, 2**53 - 1]
+SEEDS += [_SAMPLE.getrandbits(bits) for bits in range(1, 54) for _ in range(2)]
+# Seeds the compiled mixing leaves to random.Random's own seeding.
+OTHER_SEEDS = [-1, -(2**40), 2**53, 2**64 + 3, 2**200 + 1, True]
+
+
+def _kernel_seeded_random() -> Callable[[int], random.Random]:
+    """The compiled function, where it is built from its current source (also under
+    SIMCLI_PURE=1, which only keeps the engines from using it)."""
+    if draws.KERNEL not in native.select().current:
+        if os.environ.get("SIMCLI_REQUIRE_COMPILED", "") not in ("", "0"):
+            pytest.fail("simcli._mt is not built from its current source")
+        pytest.skip("simcli._mt is not built from its current source")
+    return importlib.import_module(draws.KERNEL).seeded_random
+
+
+def _assert_is_random_random(fast: random.Random, seed: int) -> None:
+    slow = random.Random(seed)
+    assert type(fast) is random.Random
+    assert fast.getstate() == slow.getstate()
+    assert fast.gauss_next is None
+    assert [fast.getrandbits(32) for _ in range(700)] == [slow.getrandbits(32) for _ in range(700)]
+    assert fast.gauss(0, 1) == slow.gauss(0, 1)
+
+
+def test_the_reference_stream_is_pinned() -> None:
+    # Python's documented generator: random.Random(0).random() on every CPython since 3.2.
+    assert seeding.seeded_random(0).random() == 0.8444218515250481
+
+
+@pytest.mark.parametrize("name", ["active", "pure", "compiled"])
+def test_every_path_seeds_as_random_random(name: str) -> None:
+    seeded = {
+        "active": lambda: seeding.seeded_random,
+        "pure": lambda: draws._seeded_random,
+        "compiled": _kernel_seeded_random,
+    }[name]()
+    for seed in SEEDS + OTHER_SEEDS:
+        _assert_is_random_random(seeded(seed), seed)
+
+
+def test_the_compiled_seeding_writes_the_whole_state() -> None:
+    """Two seeds in a row and a seed after a generator's draws: nothing of an earlier
+    state is left in the table or the index."""
+    seeded = _kernel_seeded_random()
+    for seed in (2**53 - 1, 0, 2**32 + 5, 7):
+        rng = seeded(seed)
+        assert rng.getstate()[1][-1] == 624  # the index: the next draw twists
+        assert rng.getstate()[1][0] == 0x80000000
+        _assert_is_random_random(rng, seed)
+
+
+def test_the_seeding_in_use_is_the_compiled_one_where_the_draws_are() -> None:
+    expected = draws._KERNEL.seeded_random if draws.compiled() else draws._seeded_random
+    assert seeding.seeded_random is draws.seeded_random is expected
+    if native.select().forced:
+        assert draws.seeded_random is draws._seeded_random
+
+
+def test_the_game_generators_use_it() -> None:
+    seed = 2**52 + 99
+    chance = seeding.path_seed(f"{seed}/chance")
+    seat = seeding.path_seed(f"{seed}/seat/1")
+    assert seeding.chance_rng(seed).getstate() == random.Random(chance).getstate()
+    assert seeding.seat_rng(seed, 1).getstate() == random.Random(seat).getstate()
+    event = seeding.derive_seed(seed, "deal", 3)
+    assert seeding.event_random(seed, "deal", 3).getstate() == random.Random(event).getstate()
