@@ -13,6 +13,9 @@ from simcli import draws
 
 SEED_BITS = 53
 _SHIFT = 64 - SEED_BITS
+#: BLAKE2b with an 8-byte digest, of nothing yet: a copy of it is cheaper to make than a
+#: new one (no parameters to read), and is the same hash.
+_EMPTY_DIGEST = blake2b(digest_size=8)
 
 
 def derive_seed(root: int, *parts: object) -> int:
@@ -22,7 +25,9 @@ def derive_seed(root: int, *parts: object) -> int:
 def path_seed(path: str) -> int:
     """The seed of a path of labels already joined (``"7/seat/1"``): what
     :func:`derive_seed` gives for its parts (``derive_seed(7, "seat", 1)``)."""
-    return int.from_bytes(blake2b(path.encode(), digest_size=8).digest(), "big") >> _SHIFT
+    digest = _EMPTY_DIGEST.copy()
+    digest.update(path.encode())
+    return int.from_bytes(digest.digest(), "big") >> _SHIFT
 
 
 #: ``random.Random(seed)`` for an int ``seed``, without the Python-level ``__init__`` and
