@@ -1,13 +1,13 @@
 """Random draws for the engines' hot loops: ``rng._randbelow`` and ``rng.shuffle``, and
 the seeding of the per-game generators, at C speed where the compiled path is built.
 
-:func:`randbelow_of`, :func:`shuffle` and :func:`seeded_random` give exactly what
-``random.Random`` gives (the same numbers, the same state of the generator afterwards),
-so that records do not depend on the path. The compiled half (``simcli/_mt.pyx``) reads
-and writes the generator's own Mersenne Twister state; it draws only for a plain
-``random.Random`` (a subclass may draw differently), and is used only when the engines are
-not forced pure (``SIMCLI_PURE=1``) and when it has compared itself with ``random.Random``
-on this interpreter (its ``AGREES``).
+:func:`randbelow_of`, :func:`shuffle`, :func:`seeded_random` and :func:`seeded_randoms`
+give exactly what ``random.Random`` gives (the same numbers, the same state of the
+generator afterwards), so that records do not depend on the path. The compiled half
+(``simcli/_mt.pyx``) reads and writes the generator's own Mersenne Twister state; it draws
+only for a plain ``random.Random`` (a subclass may draw differently), and is used only
+when the engines are not forced pure (``SIMCLI_PURE=1``) and when it has compared itself
+with ``random.Random`` on this interpreter (its ``AGREES``).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 import _random
 import importlib
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from types import ModuleType
 
 from simcli import native
@@ -69,4 +69,15 @@ def _seeded_random(seed: int) -> random.Random:
 #: pending. The compiled one mixes a seed below 2**53 from a table computed once.
 seeded_random: Callable[[int], random.Random] = (
     _KERNEL.seeded_random if _KERNEL is not None else _seeded_random
+)
+
+
+def _seeded_randoms(seeds: Iterable[int]) -> list[random.Random]:
+    return [_seeded_random(seed) for seed in seeds]
+
+
+#: ``[seeded_random(seed) for seed in seeds]``; the compiled one seeds three generators in
+#: about the time of one.
+seeded_randoms: Callable[[Iterable[int]], list[random.Random]] = (
+    _KERNEL.seeded_randoms if _KERNEL is not None else _seeded_randoms
 )

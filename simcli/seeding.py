@@ -52,3 +52,13 @@ def event_random(key: int, kind: str, occurrence: int) -> random.Random:
     """The RNG of one chance event: the ``occurrence``-th event of ``kind`` (0 first) of
     the game whose chance events have the key ``key`` (see ``games/chance.py``)."""
     return seeded_random(derive_seed(key, kind, occurrence))
+
+
+def game_rngs(game_seed: int, players: int) -> tuple[random.Random, list[random.Random]]:
+    """``chance_rng(game_seed)`` and the ``seat_rng(game_seed, seat)`` of every seat, made
+    together: where the draws are compiled, three generators are seeded in about the time
+    of one."""
+    game = int(game_seed)
+    paths = [f"{game}/chance", *(f"{game}/seat/{seat}" for seat in range(players))]
+    chance, *seats = draws.seeded_randoms([path_seed(path) for path in paths])
+    return chance, seats

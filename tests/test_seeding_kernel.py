@@ -7,6 +7,7 @@ import importlib
 import os
 import random
 from collections.abc import Callable
+from types import ModuleType
 
 import pytest
 
@@ -21,14 +22,18 @@ SEEDS += [_SAMPLE.getrandbits(bits) for bits in range(1, 54) for _ in range(2)]
 OTHER_SEEDS = [-1, -(2**40), 2**53, 2**64 + 3, 2**200 + 1, True]
 
 
-def _kernel_seeded_random() -> Callable[[int], random.Random]:
-    """The compiled function, where it is built from its current source (also under
+def _kernel() -> ModuleType:
+    """The compiled kernel, where it is built from its current source (also under
     SIMCLI_PURE=1, which only keeps the engines from using it)."""
     if draws.KERNEL not in native.select().current:
         if os.environ.get("SIMCLI_REQUIRE_COMPILED", "") not in ("", "0"):
             pytest.fail("simcli._mt is not built from its current source")
         pytest.skip("simcli._mt is not built from its current source")
-    return importlib.import_module(draws.KERNEL).seeded_random
+    return importlib.import_module(draws.KERNEL)
+
+
+def _kernel_seeded_random() -> Callable[[int], random.Random]:
+    return _kernel().seeded_random
 
 
 def _assert_is_random_random(fast: random.Random, seed: int) -> None:
@@ -82,3 +87,32 @@ def test_the_game_generators_use_it() -> None:
     assert seeding.seat_rng(seed, 1).getstate() == random.Random(seat).getstate()
     event = seeding.derive_seed(seed, "deal", 3)
     assert seeding.event_random(seed, "deal", 3).getstate() == random.Random(event).getstate()
+
+
+@pytest.mark.parametrize("name", ["active", "pure", "compiled"])
+def test_a_batch_is_seeded_as_one_by_one(name: str) -> None:
+    """Batches of every length up to 7 (three at a time, and what is left one by one),
+    with a seed left to random.Random's own seeding in the middle of a group of three."""
+    seeded = {
+        "active": lambda: draws.seeded_randoms,
+        "pure": lambda: draws._seeded_randoms,
+        "compiled": lambda: _kernel().seeded_randoms,
+    }[name]()
+    seeds = SEEDS[-7:]
+    for count in range(8):
+        batch = seeds[:count]
+        rngs = seeded(iter(batch))
+        assert [rng.getstate() for rng in rngs] == [random.Random(s).getstate() for s in batch]
+    mixed = [SEEDS[0], -7, SEEDS[-1], 2**53, SEEDS[5]]
+    rngs = seeded(mixed)
+    for rng, seed in zip(rngs, mixed, strict=True):
+        _assert_is_random_random(rng, seed)
+
+
+def test_the_generators_of_a_game_are_its_chance_and_seat_ones() -> None:
+    chance, seats = seeding.game_rngs(2**40 + 3, 4)
+    assert chance.getstate() == seeding.chance_rng(2**40 + 3).getstate()
+    assert len(seats) == 4
+    for seat, rng in enumerate(seats):
+        assert rng.getstate() == seeding.seat_rng(2**40 + 3, seat).getstate()
+    assert seeding.game_rngs(5, 0)[1] == []
