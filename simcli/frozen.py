@@ -74,8 +74,16 @@ def freeze(value: Any) -> Any:
     return value
 
 
+_SCALARS = frozenset((str, int, float, bool, type(None)))
+
+
 def thaw(value: Any) -> Any:
     """A plain mutable deep copy (dicts and lists) of a frozen or JSON-like value."""
+    kind = type(value)
+    if kind in _SCALARS:  # the usual leaves, without the ABC checks below (once per game)
+        return value
+    if kind is FrozenDict or kind is dict:
+        return {key: thaw(item) for key, item in value.items()}
     if isinstance(value, Mapping):
         return {key: thaw(item) for key, item in value.items()}
     if isinstance(value, list | tuple):

@@ -34,7 +34,7 @@ def test_summaries_by_hand() -> None:
     a.add(0.1)
     b.add(0.5)
     think = ThinkTimes()
-    think.add(["x", "y"], (a.packed(), b.packed()))
+    think.add(["x", "y"], (a.times, b.times))
     think.add(["y", "x"], ())  # a game without timing (lost with its worker) adds nothing
     x, y = think_rows(think)
     assert think.games == 1

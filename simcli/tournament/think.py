@@ -2,10 +2,11 @@
 each game's result (never in ``games.jsonl``, whose records stay as they were) and kept
 in the run folder's sidecar ``timing.json``.
 
-A seat's moves in one game are summed up where the game is played (:class:`SeatClock`:
-moves, total, longest, and a histogram with 20 logarithmic bins per decade), so what
-travels to the parent is small whatever the game's length; the parent adds them up per
-strategy (:class:`ThinkTimes`). Moves are timed in whole nanoseconds and binned by exact
+A seat's moves in one game travel to the parent as they were timed (:class:`SeatClock`'s
+whole nanoseconds: a few bytes a move), where they are summed up per strategy
+(:class:`ThinkTimes`: moves, total, longest, and a histogram with 20 logarithmic bins per
+decade). The parent does that work, not the process that plays: with one worker the
+parent has a core of its own. Moves are timed in whole nanoseconds and binned by exact
 integer edges (the first nanosecond at or above ``FLOOR * 10**(b / 20)``), by table
 look-up for times under 65 µs. The mean and the maximum are exact; the 95th percentile
 is read from the histogram, to within one bin (a factor of 10^(1/20), 12%).
@@ -33,9 +34,6 @@ TIMING_FILE = "timing.json"
 BINS_PER_DECADE = 20
 FLOOR = 1e-7  # seconds: bin 0 holds every time up to this
 
-#: One seat's moves of one game: (moves, total seconds, longest, ((bin, count), ...)).
-Packed = tuple[int, float, float, tuple[tuple[int, int], ...]]
-
 
 def bin_of(seconds: float) -> int:
     if seconds <= FLOOR:
@@ -52,7 +50,7 @@ def bin_upper(index: int) -> float:
 class SeatClock:
     """One seat's moves in one game, as the referee times them: the hot loop only appends
     whole nanoseconds (``times.append`` bound once, of ``perf_counter_ns`` differences;
-    :meth:`add` takes seconds); :meth:`packed` sums them up."""
+    :meth:`add` takes seconds). ``times`` is what the parent is sent."""
 
     __slots__ = ("times",)
 
@@ -61,11 +59,6 @@ class SeatClock:
 
     def add(self, seconds: float) -> None:
         self.times.append(round(seconds * NS))
-
-    def packed(self) -> Packed:
-        times = self.times
-        longest = max(times, default=0)
-        return len(times), sum(times) / NS, longest / NS, binned_ns(times, longest)
 
 
 NS = 1_000_000_000  # nanoseconds a second
@@ -120,17 +113,6 @@ def _table() -> bytes:
     return b"".join(parts)
 
 
-def binned_ns(times: list[int], longest: int) -> tuple[tuple[int, int], ...]:
-    """The histogram of ``times`` (whole nanoseconds, ``longest`` their maximum) as
-    ``((bin, count), ...)`` in bin order, in a few calls of C code for the usual times."""
-    counts: dict[int, int] = {}
-    if len(times) > 1 and longest < _TABLE_NS:
-        _count_elements(counts, itemgetter(*times)(_table()))
-    else:
-        _count_elements(counts, map(bin_of_ns, times))
-    return tuple(sorted(counts.items()))
-
-
 @dataclass
 class StrategyTime:
     """Every timed move of one strategy."""
@@ -140,14 +122,19 @@ class StrategyTime:
     longest: float = 0.0
     bins: Counter = field(default_factory=Counter)
 
-    def add(self, packed: Packed) -> None:
-        moves, total, longest, bins = packed
-        self.moves += moves
-        self.total += total
-        self.longest = max(self.longest, longest)
+    def add(self, times: list[int]) -> None:
+        """One seat's moves of one game (:attr:`SeatClock.times`)."""
+        if not times:
+            return
+        longest = max(times)
+        self.moves += len(times)
+        self.total += sum(times) / NS
+        self.longest = max(self.longest, longest / NS)
         counts = self.bins
-        for b, n in bins:
-            counts[b] += n
+        if len(times) > 1 and longest < _TABLE_NS:  # the usual times: in a few C calls
+            _count_elements(counts, itemgetter(*times)(_table()))
+        else:
+            _count_elements(counts, map(bin_of_ns, times))
 
     @property
     def mean(self) -> float | None:
@@ -174,18 +161,19 @@ class ThinkTimes:
     games: int = 0
     strategies: dict[str, StrategyTime] = field(default_factory=dict)
 
-    def add(self, seats: list[str], think: tuple[Packed, ...]) -> None:
-        """One game's result: ``think[seat]`` for the strategy in ``seats[seat]``
-        (empty when the game was not timed, e.g. lost with its worker)."""
+    def add(self, seats: list[str], think: tuple[list[int], ...]) -> None:
+        """One game's result: ``think[seat]``, the times of the strategy in ``seats[seat]``
+        (:attr:`SeatClock.times`; ``think`` is empty when the game was not timed, e.g. lost
+        with its worker)."""
         if not think:
             return
         self.games += 1
         strategies = self.strategies
-        for name, packed in zip(seats, think, strict=True):
-            times = strategies.get(name)
-            if times is None:  # not setdefault: it would build one per seat and game
-                times = strategies[name] = StrategyTime()
-            times.add(packed)
+        for name, times in zip(seats, think, strict=True):
+            strategy = strategies.get(name)
+            if strategy is None:  # not setdefault: it would build one per seat and game
+                strategy = strategies[name] = StrategyTime()
+            strategy.add(times)
 
     def to_json(self) -> dict[str, Any]:
         return {
