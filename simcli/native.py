@@ -46,7 +46,7 @@ COMPILED = (
 #: Compiled helpers without a ``.py`` twin (their ``.pyx`` source is C-level code): each
 #: is used by a Python module that falls back to the standard library's own functions
 #: when the helper is not built, stale or forced off (``simcli/draws.py`` for ``_mt``).
-KERNELS = ("simcli._mt",)
+KERNELS = ("simcli._mt", "simcli._jsonline")
 
 PURE_ENV = "SIMCLI_PURE"
 BUILD_FILE = Path(__file__).with_name("native_build.json")
