@@ -23,7 +23,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from types import ModuleType
+from types import FunctionType, ModuleType
 
 #: The modules the build compiles (setup.py reads this tuple). Libraria's rules are left
 #: out: compiled unchanged they ran at 0.8 of the pure module's speed (CPython 3.11's
@@ -157,6 +157,13 @@ def select() -> Selection:
         if pure:
             sys.meta_path.insert(0, _SourceFinder(pure))
     return _selection
+
+
+def runs_compiled(function: object) -> bool:
+    """Whether ``function`` (defined in a module of :data:`COMPILED`) runs compiled: a
+    compiled module's functions are not Python function objects. A rules module asks
+    this of its kernel to choose between the kernel and the contract's loop."""
+    return not isinstance(function, FunctionType)
 
 
 def kernel_current(name: str) -> bool:

@@ -26,13 +26,6 @@ from simcli.games.adas_library.rows import (
     SWITCH_PLAYS,
 )
 
-try:
-    import cython
-
-    COMPILED: bool = cython.compiled
-except ImportError:  # Cython is needed to build, not to run
-    COMPILED = False
-
 #: The kind and the distance of each card type, by its index in ``CARD_TYPES`` (the
 #: kernel's card codes).
 KINDS = tuple(ACTIONS[card][0] for card in CARD_TYPES)

@@ -33,7 +33,6 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from simcli.frozen import freeze
 from simcli.game import CHANCE, TERMINAL, Game, IllegalMoveError, Outcome
 from simcli.games.adas_library.components import CARD_TYPES, UNKNOWN, Components
-from simcli.games.adas_library.playout import COMPILED as PLAYOUT_COMPILED
 from simcli.games.adas_library.playout import play_out
 from simcli.games.adas_library.rows import (
     ACTIONS,
@@ -62,6 +61,7 @@ from simcli.games.adas_library.rows import (
 )
 from simcli.games.chance import ChanceStreams, copy_numbers, keyed_order
 from simcli.games.streamfield import Streams
+from simcli.native import runs_compiled
 from simcli.statefields import (
     ALL,
     OWNER,
@@ -459,7 +459,7 @@ class AdasState(DeclaredState):
                 return move
         return super().random_legal_move(randbelow)
 
-    if PLAYOUT_COMPILED:  # else State.playout, the contract's loop, faster run as Python
+    if runs_compiled(play_out):  # else State.playout, the contract's loop, faster as Python
 
         def playout(self, rng: random.Random, randbelow: Callable[[int], int]) -> None:
             """The contract's loop (``State.playout``), played in one C loop by

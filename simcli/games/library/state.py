@@ -7,7 +7,6 @@ from bisect import bisect_left
 from collections.abc import Callable, Mapping
 from itertools import compress, repeat
 from operator import and_
-from types import FunctionType
 from typing import TYPE_CHECKING, Any
 
 from simcli import statefields
@@ -51,6 +50,7 @@ from simcli.games.library.board import (
     line_through,
 )
 from simcli.games.library.playout import play_out
+from simcli.native import runs_compiled
 from simcli.statefields import Field, Int, Maybe, Seq, StateFields
 
 if TYPE_CHECKING:
@@ -201,10 +201,10 @@ def derived(cells: list[int], walls: list[int], players: int) -> tuple:
 
 #: Whether the playout kernel runs compiled (on the pure path the contract loop of
 #: ``State.playout`` is faster than the kernel's bit masks in Python).
-COMPILED_PLAYOUT = not isinstance(play_out, FunctionType)
+COMPILED_PLAYOUT = runs_compiled(play_out)
 #: Whether this module runs compiled (then :func:`push_moves` is C, faster than the
 #: pure path's bit masks).
-COMPILED_LOOPS = not isinstance(push_moves, FunctionType)
+COMPILED_LOOPS = runs_compiled(push_moves)
 
 
 def opening_order(players: int, extra_actions: int) -> tuple[int, ...]:
