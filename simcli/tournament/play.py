@@ -25,7 +25,7 @@ from simcli.frozen import freeze, private_copy, thaw
 from simcli.game import CHANCE, TERMINAL, Game, IllegalMoveError, Outcome, State
 from simcli.moves import IllegalAnswer, copy_move, find_move
 from simcli.records import Record, new_record
-from simcli.seeding import chance_rng, derive_seed, seat_rng
+from simcli.seeding import derive_seed, game_rngs
 from simcli.strategy import Strategy, hooks_of, is_builtin
 from simcli.tournament.clock import MoveTimeout, NoClock, is_stop_request
 from simcli.tournament.faults import Forfeit, GameError, describe, safe_text, trace_of
@@ -98,7 +98,7 @@ def game_play(
     never the referee's); ``clocks`` (optional, one per seat) receive the seconds of every move of
     an in-process strategy (nothing of it goes into the record)."""
     players = len(seats)
-    rng = chance_rng(seed)
+    rng, seat_rngs = game_rngs(seed, players)  # chance_rng(seed), seat_rng(seed, s) each
     # The record's options are a plain copy; the state gets a read-only one. Neither is
     # the caller's object, so no game can change what a later game is played with.
     rules_options = freeze(options)
@@ -117,7 +117,16 @@ def game_play(
         if strategy_game is None:
             strategy_game = type(game)()
         _start(
-            players_, strategy_game, index, seed, seats, factories, timed, rules_options, variant
+            players_,
+            strategy_game,
+            index,
+            seed,
+            seats,
+            factories,
+            timed,
+            rules_options,
+            variant,
+            seat_rngs,
         )
         if timed is None and _all_plain_local(players_):
             _play_local(state, players_, moves, rng, clocks)
@@ -229,9 +238,11 @@ def _start(
     factories: Mapping[str, StrategyFactory],
     timed: Any,
     options: Mapping[str, Any],
-    variant: str | None = None,
+    variant: str | None,
+    rngs: Sequence[Any],
 ) -> None:
-    """Make and start the player of every seat into ``started``. Each in-process
+    """Make and start the player of every seat into ``started`` (an in-process strategy
+    gets its seat's generator of ``rngs``). Each in-process
     strategy gets a game object of its own for this game (:func:`private_copy` of
     ``game``), which its views refer to as well. A seat whose strategy fails to be made
     or started forfeits at its first turn, as a strategy in its own process does (it
@@ -245,7 +256,7 @@ def _start(
                 player.start_game(index, seat, derive_seed(seed, "seat", seat), options)
             else:
                 mine = private_copy(game)
-                player = _guarded(seat, timed, _make, factory, mine, seat, seed)
+                player = _guarded(seat, timed, _make, factory, mine, seat, rngs[seat])
         except Forfeit as forfeit:
             player = _Failed(forfeit)
         started.append(player)
@@ -275,9 +286,9 @@ class _Failed(NamedTuple):
     wants_view: bool = False
 
 
-def _make(factory: StrategyFactory, game: Game, seat: int, seed: int) -> _Local:
+def _make(factory: StrategyFactory, game: Game, seat: int, rng: Any) -> _Local:
     strategy = factory()
-    strategy.start_game(game, seat, seat_rng(seed, seat))
+    strategy.start_game(game, seat, rng)
     wants = getattr(strategy, "wants_view", True)
     observes, ends, builtin = _traits(type(strategy))
     return _Local(
