@@ -7,22 +7,32 @@ and the two other combinations; the kernel's tests are skipped where it is not b
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import random
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
-from simcli import jsonline
+from simcli import jsonline, native
 from simcli.frozen import FrozenDict, FrozenList
 
 ROOT = Path(__file__).resolve().parent.parent
 SETTINGS = [(s, a) for s in (False, True) for a in (False, True)]
 
-needs_kernel = pytest.mark.skipif(not jsonline.compiled(), reason="kernel not built")
+
+def the_kernel() -> ModuleType:
+    """The compiled kernel, where it is built from its current source (also under
+    SIMCLI_PURE=1, which only keeps jsonline from using it)."""
+    if jsonline.KERNEL not in native.select().current:
+        if os.environ.get("SIMCLI_REQUIRE_COMPILED", "") not in ("", "0"):
+            pytest.fail("simcli._jsonline is not built from its current source")
+        pytest.skip("simcli._jsonline is not built from its current source")
+    return importlib.import_module(jsonline.KERNEL)
 
 
 def encoder(sort_keys: bool, ensure_ascii: bool) -> json.JSONEncoder:
@@ -86,19 +96,17 @@ FALLBACK = [
 SURROGATES = [["lone \ud800 surrogate"], {"\udfff": 1}, ["\udc00\ud800"]]
 
 
-@needs_kernel
 @pytest.mark.parametrize(("sort_keys", "ensure_ascii"), SETTINGS)
 @pytest.mark.parametrize("value", HAND_PICKED, ids=range(len(HAND_PICKED)))
 def test_hand_picked_values_are_written_as_json_writes_them(value, sort_keys, ensure_ascii):
     reference = encoder(sort_keys, ensure_ascii)
-    kernel = jsonline._KERNEL.Encoder(None, sort_keys, ensure_ascii)
+    kernel = the_kernel().Encoder(None, sort_keys, ensure_ascii)
     assert kernel.covers(value)  # written by the kernel itself, not handed back
     assert kernel.encode(value) == reference.encode(value)
     assert jsonline.one_shot(reference)(value) == reference.encode(value)
     assert jsonline.one_shot_bytes(reference)(value) == reference.encode(value).encode()
 
 
-@needs_kernel
 def test_every_escape_is_json_s():
     text = "".join(map(chr, range(0x80))) + "\x80\u07ff\u0800\ud7ff\ue000\uffff\U00010000"
     for sort_keys, ensure_ascii in SETTINGS:
@@ -109,22 +117,20 @@ def test_every_escape_is_json_s():
     )
 
 
-@needs_kernel
 @pytest.mark.parametrize(("sort_keys", "ensure_ascii"), SETTINGS)
 @pytest.mark.parametrize("value", FALLBACK, ids=range(len(FALLBACK)))
 def test_what_the_kernel_leaves_is_the_encoder_s_own(value, sort_keys, ensure_ascii):
     reference = encoder(sort_keys, ensure_ascii)
-    kernel = jsonline._KERNEL.Encoder(reference.encode, sort_keys, ensure_ascii)
+    kernel = the_kernel().Encoder(reference.encode, sort_keys, ensure_ascii)
     assert not kernel.covers({"wrapped": [value]})
     assert outcome(jsonline.one_shot(reference), value) == outcome(reference.encode, value)
 
 
-@needs_kernel
 @pytest.mark.parametrize(("sort_keys", "ensure_ascii"), SETTINGS)
 @pytest.mark.parametrize("value", SURROGATES, ids=range(len(SURROGATES)))
 def test_lone_surrogates_are_the_encoder_s_text(value, sort_keys, ensure_ascii):
     reference = encoder(sort_keys, ensure_ascii)
-    kernel = jsonline._KERNEL.Encoder(reference.encode, sort_keys, ensure_ascii)
+    kernel = the_kernel().Encoder(reference.encode, sort_keys, ensure_ascii)
     assert kernel.covers(value) == ensure_ascii
     assert jsonline.one_shot(reference)(value) == reference.encode(value)
     assert outcome(jsonline.one_shot_bytes(reference), value) == outcome(utf8(reference), value)
@@ -143,14 +149,23 @@ def outcome(encode, value):
         return type(exc)
 
 
-@needs_kernel
 def test_nan_without_allow_nan_is_the_encoder_s_error():
     reference = json.JSONEncoder(separators=(",", ":"), check_circular=False, allow_nan=False)
-    encode = jsonline.one_shot(reference)
-    assert isinstance(encode.__self__, jsonline._KERNEL.Encoder)
-    assert encode([1.5]) == "[1.5]"
-    with pytest.raises(ValueError, match="JSON compliant"):
-        encode([float("nan")])
+    ours = the_kernel().Encoder(reference.encode, False, True, False)
+    assert ours.encode([1.5]) == "[1.5]" and not ours.covers([float("inf")])
+    for encode in (ours.encode, jsonline.one_shot(reference)):
+        with pytest.raises(ValueError, match="JSON compliant"):
+            encode([float("nan")])
+
+
+def test_one_shot_uses_the_kernel_where_it_is_current():
+    """Where the kernel is built and not forced off, the records' encoders use it."""
+    from simcli import game, records
+
+    if not jsonline.compiled():
+        pytest.skip("the kernel is not in use here (not built, stale, or SIMCLI_PURE=1)")
+    for encode in (records._encode, game._hash_text):
+        assert isinstance(encode.__self__, the_kernel().Encoder)
 
 
 def random_text(rng: random.Random) -> str:
@@ -183,11 +198,10 @@ def random_value(rng: random.Random, depth: int = 0):
     return FrozenDict(pairs) if kind == 9 else pairs
 
 
-@needs_kernel
 @pytest.mark.parametrize(("sort_keys", "ensure_ascii"), SETTINGS)
 def test_random_trees_are_written_as_json_writes_them(sort_keys, ensure_ascii):
     reference = encoder(sort_keys, ensure_ascii)
-    kernel = jsonline._KERNEL.Encoder(None, sort_keys, ensure_ascii)
+    kernel = the_kernel().Encoder(None, sort_keys, ensure_ascii)
     encode_bytes = jsonline.one_shot_bytes(reference)
     rng = random.Random(20261203 + 2 * sort_keys + ensure_ascii)
     for _ in range(3000):
