@@ -22,5 +22,5 @@ cpdef Py_ssize_t ucb_pick(list kids, double explore, int seat, bint skip_losses,
 @cython.locals(node=Node, kid=Node, nd=Node, path=list, untried=list, kids=list,
                i=cython.Py_ssize_t, best_i=cython.Py_ssize_t, done=cython.long,
                lo=cython.double, hi=cython.double, c=cython.double,
-               iterate_score=cython.bint, skip_losses=cython.bint, seat=cython.int)
+               iterate_score=cython.bint, plain=cython.bint, skip_losses=cython.bint, seat=cython.int)
 cpdef long uct_iterations(object search, object state, Node root) except? -1

@@ -300,6 +300,9 @@ def uct_iterations(search, state, root):  # noqa: ANN001,ANN201 - C types in tre
     c = search.c
     iterate_score = mode == "score"
     skip_losses = mode == "win"
+    # random rollouts to the end: what continuation() plays then (the game's own playout
+    # loop on the same draws), called here without its set-up
+    plain = policy is None and depth is None
     deadline = time.perf_counter() + search.time_limit if search.time_limit else None
     lo, hi = INF, -INF  # range of rewards seen (score mode)
     done = 0
@@ -352,7 +355,11 @@ def uct_iterations(search, state, root):  # noqa: ANN001,ANN201 - C types in tre
             node = kids[best_i]
             path.append(node)
         if rewards is None:
-            rewards = continuation(pos, rng, policy, rewards_of, depth=depth)
+            if plain:
+                pos.playout(rng, below)
+                rewards = rewards_of(pos, True)
+            else:
+                rewards = continuation(pos, rng, policy, rewards_of, depth=depth)
         if iterate_score:
             for r in rewards:
                 if r < lo:
