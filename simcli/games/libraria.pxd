@@ -2,14 +2,12 @@
 # the one source of the rules; this file only declares the types of its hot loops.
 import cython
 
-cdef tuple _CORNERS
-cdef dict _FULL_FLAT
+cdef tuple _TOP_LEFT
+cdef dict _OUTCOMES
 
 @cython.locals(a_total=cython.long, b_total=cython.long, j=cython.Py_ssize_t,
-               ones=cython.Py_ssize_t, table=tuple, c0=cython.long, c1=cython.long,
-               c2=cython.long, c3=cython.long, a=cython.long, b=cython.long,
-               p=cython.Py_ssize_t, q=cython.Py_ssize_t, r=cython.Py_ssize_t,
-               s=cython.Py_ssize_t)
+               value=cython.long, p=cython.Py_ssize_t, c0=cython.long, c1=cython.long,
+               c2=cython.long, c3=cython.long, ones=cython.long)
 cpdef list score_full_board(object tiles, list board)
 
 @cython.locals(spot=cython.Py_ssize_t, spots=cython.Py_ssize_t)

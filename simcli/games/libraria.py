@@ -86,22 +86,9 @@ def _points_table(value: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(tile_points(value, m, t) for t in range(5)) for m in range(5))
 
 
-def _flat_full_table(value: int) -> tuple[int, ...]:
-    """Seat 0's and seat 1's points of a tile of ``value`` whose four corners are all
-    taken, ``ones`` of them by seat 1, at ``2 * ones`` and ``2 * ones + 1``."""
-    return tuple(
-        points
-        for ones in range(5)
-        for points in (tile_points(value, 4 - ones, ones), tile_points(value, ones, 4 - ones))
-    )
-
-
-#: :data:`TILE_CORNERS` flat: the corners of tile ``i`` at ``4 * i`` to ``4 * i + 3``.
-_CORNERS = tuple(spot for corners in TILE_CORNERS for spot in corners)
 #: The tables of the rulebook's tile values; rules variants with other values (a
 #: plug-in game may change ``tiles``) are scored through :func:`tile_points` directly.
 _POINTS = FrozenDict((value, _points_table(value)) for value in set(TILE_SET))
-_FULL_FLAT = {value: _flat_full_table(value) for value in set(TILE_SET)}
 
 
 def score_board(tiles: list[int] | tuple[int, ...], board: list[int]) -> list[int]:
@@ -120,31 +107,41 @@ def score_board(tiles: list[int] | tuple[int, ...], board: list[int]) -> list[in
     return [a_total, b_total]
 
 
+#: The top-left corner spot of each tile, tile index row-major (its other corners are the
+#: next spot, and the two below them: ``+ 6`` and ``+ 7``).
+_TOP_LEFT = tuple(corners[0] for corners in TILE_CORNERS)
+
+
 def score_full_board(tiles, board):  # noqa: ANN001,ANN201 - C types in libraria.pxd
-    """:func:`score_board` for a board without empty spots (the end of the game): the
-    tiles in order, their four corners from :data:`_CORNERS` and both seats' points
-    from :data:`_FULL_FLAT` at ``2 * ones`` and ``2 * ones + 1``."""
+    """:func:`score_board` for a board without empty spots (the end of the game), from
+    the number of seat 1's counters on each tile (``ones``): 0 or 1 give seat 0 the
+    majority (0: total control), 3 or 4 give it to seat 1 (4: total control), 2 to
+    nobody."""
     a_total = b_total = 0
     j = 0
     for value in tiles:
-        table = _FULL_FLAT.get(value)
-        if table is None:
-            table = _flat_full_table(value)
-        # one name per spot and per corner: C integers on the compiled path
-        p = _CORNERS[j]
-        q = _CORNERS[j + 1]
-        r = _CORNERS[j + 2]
-        s = _CORNERS[j + 3]
+        p = _TOP_LEFT[j]
+        j += 1
+        # one name per corner: C integers on the compiled path
         c0 = board[p]
-        c1 = board[q]
-        c2 = board[r]
-        c3 = board[s]
+        c1 = board[p + 1]
+        c2 = board[p + 6]
+        c3 = board[p + 7]
         ones = c0 + c1 + c2 + c3
-        a = table[2 * ones]
-        b = table[2 * ones + 1]
-        a_total += a
-        b_total += b
-        j += 4
+        if ones < 2:
+            if ones:
+                a_total += value
+            elif value >= 0:
+                a_total += value + 1
+            else:
+                a_total += value - 1
+        elif ones > 2:
+            if ones == 3:
+                b_total += value
+            elif value >= 0:
+                b_total += value + 1
+            else:
+                b_total += value - 1
     return [a_total, b_total]
 
 
@@ -200,6 +197,25 @@ def _frozen(options: Mapping[str, Any]) -> Mapping[str, Any]:
         if frozen is not None:
             return frozen
     return freeze(options)
+
+
+def decided(a: Any, b: Any, tiebreak: str) -> Outcome:
+    """The outcome of final scores ``a`` (seat 0) and ``b`` (seat 1), komi included."""
+    if a > b:
+        winners: tuple[int, ...] = (0,)
+    elif b > a:
+        winners = (1,)
+    elif tiebreak == "first_player":
+        winners = (0,)
+    else:
+        winners = ()
+    return Outcome(scores=(a, b), winners=winners)
+
+
+#: The outcome of every (seat 0's points, seat 1's points, tiebreak) met without komi:
+#: an :class:`Outcome` is frozen, so the games that end alike share one (building it
+#: costs more than scoring the board).
+_OUTCOMES: dict[tuple[int, int, str], Outcome] = {}
 
 
 class LibrariaState(State):
@@ -288,17 +304,18 @@ class LibrariaState(State):
     def outcome(self) -> Outcome:
         if self.ply < SPOTS:
             raise IllegalMoveError("the game is not over")
-        # the final scores: the counters' points, and seat 1's komi (0: rules as written)
-        a, b = with_komi(self.scores(), self.options.get(KOMI, 0))
-        if a > b:
-            winners: tuple[int, ...] = (0,)
-        elif b > a:
-            winners = (1,)
-        elif self.options["tiebreak"] == "first_player":
-            winners = (0,)
-        else:
-            winners = ()
-        return Outcome(scores=(a, b), winners=winners)
+        options = self.options
+        komi = options.get(KOMI, 0)
+        if komi:  # seat 1's komi added to the counters' points
+            a, b = with_komi(self.scores(), komi)
+            return decided(a, b, options["tiebreak"])
+        # the rules as written: integer points, so the outcome of a pair of them is shared
+        a, b = score_full_board(self.tiles, self.board)
+        key = (a, b, options["tiebreak"])
+        outcome = _OUTCOMES.get(key)
+        if outcome is None:
+            outcome = _OUTCOMES[key] = decided(a, b, options["tiebreak"])
+        return outcome
 
     def snapshot(self) -> dict[str, Any]:
         return {"tiles": list(self.tiles), "board": list(self.board), "ply": self.ply}
