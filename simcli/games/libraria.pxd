@@ -2,6 +2,7 @@
 # the one source of the rules; this file only declares the types of its hot loops.
 import cython
 
+cdef bint COMPILED
 cdef tuple _TOP_LEFT
 cdef dict _OUTCOMES
 
@@ -13,3 +14,6 @@ cpdef list score_full_board(object tiles, list board)
 @cython.locals(spot=cython.Py_ssize_t, spots=cython.Py_ssize_t)
 cpdef Py_ssize_t place_randomly(list board, list free, tuple order, Py_ssize_t ply,
                                 object randbelow) except -1
+
+@cython.locals(n=cython.Py_ssize_t, i=cython.Py_ssize_t, s=cython.Py_ssize_t)
+cpdef take_spot(list free, Py_ssize_t spot)
