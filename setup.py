@@ -60,7 +60,10 @@ def extensions() -> list:
                 [module],
                 build_dir="build/cython",
                 include_path=[str(names)],
-                compiler_directives={"language_level": "3"},
+                compiler_directives={
+                    "language_level": "3",
+                    "annotation_typing": module.name not in NATIVE.UNTYPED,
+                },
                 quiet=True,
             )
         except Exception as exc:  # noqa: BLE001 - any failure leaves the pure path

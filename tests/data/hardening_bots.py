@@ -156,11 +156,12 @@ class SlowStart(_Random):
 
 
 class FailsInGame(_Random):
-    """Builds for the config check, fails in every game's constructor (built by the
-    referee's _make in-process, by the client's start in its own process)."""
+    """Builds for the config check (``check_params`` in-process, the client's ``hello``
+    in its own process), fails in every game's constructor (the referee's, which may be
+    compiled and then leaves no Python frame to look for)."""
 
     def __init__(self):
-        if {frame.f_code.co_name for frame in _frames()} & {"_make", "start"}:
+        if not {frame.f_code.co_name for frame in _frames()} & {"check_params", "hello"}:
             raise RuntimeError("cannot build for a game")
 
 
