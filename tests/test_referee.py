@@ -213,3 +213,43 @@ def test_strategy_attributes_are_read_under_the_guard(cls):
     assert record["termination"] in ("normal", "forfeit")
     if record["termination"] == "forfeit":
         assert record["detail"]["seat"] == 0
+
+
+def test_an_int_equal_to_a_legal_move_is_that_move_even_when_not_the_same_object():
+    """Shift Duel with moves past CPython's cache of small integers: an answer equal to
+    a legal move need not be the very object the referee handed out."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent / "data"))
+    try:
+        from shift_duel import DuelState, ShiftDuel
+    finally:
+        sys.path.pop(0)
+    from simcli.strategy import Strategy
+
+    class BigState(DuelState):
+        def legal_moves(self):
+            return [] if self.moved == 2 else [10**6 + k for k in range(3 - 2 * self.moved)]
+
+        def clone(self):
+            new = BigState(self.game, self.options, self.values)
+            new.moved = self.moved
+            return new
+
+    class Big(ShiftDuel):
+        def new_state(self, players, options, setup):
+            return BigState(self, options, list(setup["values"]))
+
+    class Equal(Strategy):
+        """Answers the middle legal move as a new int object (equal, not identical)."""
+
+        def choose(self, view, legal):
+            middle = legal[len(legal) // 2]
+            answer = int(str(middle))
+            assert answer == middle and answer is not middle
+            return answer
+
+    record = simcli.play(Big(), [Equal, Equal], seed=1)
+    # seat 0 has 1000000..1000002 and answers the middle one; seat 1 has 1000000 only
+    assert record["termination"] == "normal"
+    assert record["moves"] == [1000001, 1000000]

@@ -420,7 +420,11 @@ def _play_local(
         try:
             answer = choose(seen, offered)
             if type(answer) is int:  # plain by its type: find_move's short way
-                move = legal[legal.index(answer)]
+                for move in legal:  # most answers are the very object handed out
+                    if move is answer:
+                        break
+                else:
+                    move = legal[legal.index(answer)]
             else:
                 move = find_move(legal, answer)
         except BaseException as exc:  # SystemExit, KeyboardInterrupt...: a forfeit
