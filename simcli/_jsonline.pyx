@@ -136,6 +136,20 @@ cdef inline Py_ssize_t _u4(char *p, unsigned int c) noexcept:
     return 6
 
 
+cdef inline Py_ssize_t _ascii(char *p, unsigned int c, const char *table) noexcept:
+    """An ASCII code point as ``json`` writes it: itself, ``\\uXXXX``, or a backslash and
+    its letter (``table``)."""
+    cdef char e = table[c]
+    if e == 0:
+        p[0] = <char>c
+        return 1
+    if e == b'u':
+        return _u4(p, c)
+    p[0] = b'\\'
+    p[1] = e
+    return 2
+
+
 cdef int _str(Out *out, PyObject *s) except -1:
     """A ``str`` in quotes; 1 (nothing written that counts) for a lone surrogate in UTF-8."""
     cdef Py_ssize_t n = PyUnicode_GET_LENGTH(s)
@@ -146,7 +160,6 @@ cdef int _str(Out *out, PyObject *s) except -1:
     cdef Py_ssize_t i
     cdef unsigned int c
     cdef char *p
-    cdef char e
     # worst case per code point: 6 bytes (\u00XX), 12 for an astral one with ensure_ascii
     _reserve(out, 2 + n * (12 if kind == 4 else 6))
     p = out.buf + out.len
@@ -155,31 +168,12 @@ cdef int _str(Out *out, PyObject *s) except -1:
     if PyUnicode_IS_ASCII(s):
         ascii = <const unsigned char *>data
         for i in range(n):
-            c = ascii[i]
-            e = table[c]
-            if e == 0:
-                p[0] = <char>c
-                p += 1
-            elif e == b'u':
-                p += _u4(p, c)
-            else:
-                p[0] = b'\\'
-                p[1] = e
-                p += 2
+            p += _ascii(p, ascii[i], table)
     else:
         for i in range(n):
             c = PyUnicode_READ(kind, data, i)
             if c < 0x80:
-                e = table[c]
-                if e == 0:
-                    p[0] = <char>c
-                    p += 1
-                elif e == b'u':
-                    p += _u4(p, c)
-                else:
-                    p[0] = b'\\'
-                    p[1] = e
-                    p += 2
+                p += _ascii(p, c, table)
             elif out.ascii:
                 if c < 0x10000:
                     p += _u4(p, c)

@@ -13,28 +13,15 @@ with ``random.Random`` on this interpreter (its ``AGREES``).
 from __future__ import annotations
 
 import _random
-import importlib
 import random
 from collections.abc import Callable, Iterable
-from types import ModuleType
 
 from simcli import native
 
 KERNEL = "simcli._mt"
 
 
-def _load() -> ModuleType | None:
-    """The compiled kernel, or None: not built, stale, forced pure, or not agreeing."""
-    if not native.kernel_current(KERNEL):
-        return None
-    try:
-        kernel = importlib.import_module(KERNEL)
-    except ImportError:
-        return None
-    return kernel if kernel.AGREES else None
-
-
-_KERNEL = _load()
+_KERNEL = native.load_kernel(KERNEL)
 
 
 def compiled() -> bool:

@@ -15,10 +15,8 @@ encoder's own ``encode``, so the text is the encoder's either way.
 
 from __future__ import annotations
 
-import importlib
 import json
 from collections.abc import Callable
-from types import ModuleType
 from typing import Any
 
 from simcli import native
@@ -39,18 +37,7 @@ KERNEL_PROBE = [
 ]
 
 
-def _load() -> ModuleType | None:
-    """The compiled kernel, or None: not built, stale, forced pure, or not agreeing."""
-    if not native.kernel_current(KERNEL):
-        return None
-    try:
-        kernel = importlib.import_module(KERNEL)
-    except ImportError:
-        return None
-    return kernel if kernel.AGREES else None
-
-
-_KERNEL = _load()
+_KERNEL = native.load_kernel(KERNEL)
 
 
 def compiled() -> bool:

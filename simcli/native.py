@@ -15,6 +15,7 @@ same records: the extensions are compiled from the very same source.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import importlib.abc
 import importlib.machinery
 import importlib.util
@@ -179,6 +180,19 @@ def runs_compiled(function: object) -> bool:
     compiled module's functions are not Python function objects. A rules module asks
     this of its kernel to choose between the kernel and the contract's loop."""
     return not isinstance(function, FunctionType)
+
+
+def load_kernel(name: str) -> ModuleType | None:
+    """The helper ``name`` of :data:`KERNELS`, or ``None`` (its caller then uses the
+    standard library): not built, stale, forced pure, or disagreeing with the standard
+    library by its own check when loaded (its ``AGREES``)."""
+    if not kernel_current(name):
+        return None
+    try:
+        kernel = importlib.import_module(name)
+    except ImportError:
+        return None
+    return kernel if kernel.AGREES else None
 
 
 def kernel_current(name: str) -> bool:
