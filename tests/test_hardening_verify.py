@@ -61,12 +61,11 @@ def test_a_game_whose_state_was_rewritten_is_void_and_the_run_fails(tmp_path, cl
     through the callers' frames (the pure referee's: the compiled one leaves no frame
     holding its state, and the frame cheat then finds nothing to rewrite)."""
     out = tmp_path / "out"
+    result = run(write(tmp_path, cls), out, "--workers", workers)
     if cls == "FrameCheat" and REFEREE_COMPILED:
-        result = run(write(tmp_path, cls), out, "--workers", workers)
         assert result.exit_code == 0, result.output
         assert {r["termination"] for r in records(out)} == {"normal"}
         return
-    result = run(write(tmp_path, cls), out, "--workers", workers)
     assert result.exit_code == 1, result.output
     played = records(out)
     assert len(played) == 6

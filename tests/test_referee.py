@@ -218,14 +218,11 @@ def test_strategy_attributes_are_read_under_the_guard(cls):
 def test_an_int_equal_to_a_legal_move_is_that_move_even_when_not_the_same_object():
     """Shift Duel with moves past CPython's cache of small integers: an answer equal to
     a legal move need not be the very object the referee handed out."""
-    import sys
-
-    sys.path.insert(0, str(Path(__file__).resolve().parent / "data"))
-    try:
-        from shift_duel import DuelState, ShiftDuel
-    finally:
-        sys.path.pop(0)
+    from simcli.games import load_game
     from simcli.strategy import Strategy
+
+    duel = load_game(f"{Path(__file__).resolve().parent / 'data' / 'shift_duel.py'}:ShiftDuel")
+    DuelState = type(duel.new_state(2, duel.resolve_options({}), {"values": [0, 0]}))
 
     class BigState(DuelState):
         def legal_moves(self):
@@ -236,7 +233,7 @@ def test_an_int_equal_to_a_legal_move_is_that_move_even_when_not_the_same_object
             new.moved = self.moved
             return new
 
-    class Big(ShiftDuel):
+    class Big(type(duel)):
         def new_state(self, players, options, setup):
             return BigState(self, options, list(setup["values"]))
 
