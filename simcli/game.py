@@ -18,7 +18,6 @@ Rules modules are pure: no I/O, no printing, no module-level mutable state.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import random
@@ -332,6 +331,15 @@ class State(ABC):
     __hash__ = None  # type: ignore[assignment]  # mutable
 
 
+try:  # CPython's own SHA-256: the same digest, without OpenSSL's per-call look-up of the
+    # algorithm, which costs a referee a few microseconds a game (docs/running.md)
+    from _sha256 import sha256 as _sha256  # Python 3.11
+except ImportError:  # pragma: no cover - newer Pythons, or a build without it
+    try:
+        from _sha2 import sha256 as _sha256  # Python 3.12+
+    except ImportError:
+        from hashlib import sha256 as _sha256
+
 _HASH_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), check_circular=False)
 _hash_text = one_shot(_HASH_ENCODER)  # _HASH_ENCODER.encode, its C encoder built once
 
@@ -339,7 +347,7 @@ _hash_text = one_shot(_HASH_ENCODER)  # _HASH_ENCODER.encode, its C encoder buil
 def state_hash(game_id: str, snapshot: Mapping[str, Any]) -> str:
     """16 hex digits of SHA-256 over the canonical JSON of ``[game_id, snapshot]``."""
     text = _hash_text([game_id, snapshot])
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+    return _sha256(text.encode()).hexdigest()[:16]
 
 
 class Game(ABC):
