@@ -214,3 +214,22 @@ def test_final_hashes_are_the_generic_encoders(game_id: str) -> None:
         state.apply(state.sample_chance(rng) if seat < 0 else rng.choice(state.legal_moves()))
         text = json.dumps([game_id, state.snapshot()], sort_keys=True, separators=(",", ":"))
         assert state.final_hash() == hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def test_a_chunk_reaches_the_parent_as_it_was_sent() -> None:
+    """A worker's chunk pickles its results as plain tuples (``Chunk.__reduce__``); the
+    parent gets named results again, equal field for field."""
+    import pickle
+    from multiprocessing.reduction import ForkingPickler
+
+    from simcli.tournament.worker import Chunk, GameResult
+
+    results = [
+        GameResult(["a", "b"], [1], [0, 14], "normal", ([4208, 321], [871])),
+        GameResult(["b", "a"], [], None, "error", (), "void: does not replay"),
+    ]
+    chunk = Chunk(7, "{}\n{}\n", results)
+    back = pickle.loads(ForkingPickler.dumps(chunk))
+    assert back == chunk and back.stop == 9
+    assert [type(r) for r in back.outcomes] == [GameResult, GameResult]
+    assert back.outcomes[1].void == "void: does not replay" and back.outcomes[0].think[0][1] == 321
