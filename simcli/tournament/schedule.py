@@ -47,7 +47,8 @@ class GameSpec(NamedTuple):  # a tuple: built once per game, so it should be che
 
 @dataclass(frozen=True)
 class Schedule:
-    """All games of a run. ``tables`` are lineups in seat order for rotation 0."""
+    """All games of a run. ``tables`` are lineups in seat order for rotation 0;
+    ``games_per_variant`` and ``total`` (games) are set when it is made."""
 
     tables: tuple[tuple[str, ...], ...]
     games_per_table: int
