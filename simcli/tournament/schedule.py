@@ -59,21 +59,14 @@ class Schedule:
 
     def __post_init__(self) -> None:
         # What every spec reads, computed once (a schedule is frozen): the counts, and
-        # per variant and table the path of the seed up to its round number
+        # per variant the start of its seed paths, "root/label/"
         per_variant = len(self.tables) * self.games_per_table
         object.__setattr__(self, "games_per_variant", per_variant)
         object.__setattr__(self, "total", per_variant * len(self.variants))
-        object.__setattr__(self, "_paths", tuple(self._seed_paths(v) for v in self.variants))
-
-    def _seed_paths(self, variant: str | None) -> tuple[str, ...]:
-        """Per table: the seed path of its games up to the round number,
-        ``derive_seed(root, label, "round", r)`` or ``(root, label, "table", t, "round",
-        r)`` written as one string (tests pin the equality)."""
-        label = "v" if variant is None else f"v:{variant}"
-        root = f"{int(self.root_seed)}/{label}"
-        if self.shared_seed_across_tables:
-            return (f"{root}/round/",) * len(self.tables)
-        return tuple(f"{root}/table/{t}/round/" for t in range(len(self.tables)))
+        roots = tuple(
+            f"{int(self.root_seed)}/{'v' if v is None else f'v:{v}'}/" for v in self.variants
+        )
+        object.__setattr__(self, "_roots", roots)
 
     def spec(self, index: int) -> GameSpec:
         if not 0 <= index < self.total:
@@ -84,7 +77,13 @@ class Schedule:
         lineup = self.tables[table_no]
         if rotation:
             lineup = lineup[-rotation:] + lineup[:-rotation]
-        seed = path_seed(self._paths[variant_no][table_no] + str(round_no))
+        # derive_seed(root, label, "round", r) or (root, label, "table", t, "round", r),
+        # its path written in one step (tests pin the equality)
+        root = self._roots[variant_no]
+        if self.shared_seed_across_tables:
+            seed = path_seed(f"{root}round/{round_no}")
+        else:
+            seed = path_seed(f"{root}table/{table_no}/round/{round_no}")
         return GameSpec(index, seed, tuple(lineup), self.variants[variant_no])
 
     def __iter__(self):
