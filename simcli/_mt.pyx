@@ -13,6 +13,7 @@ uses them otherwise (``simcli/draws.py``).
 import _random
 import random
 
+from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE
 from cpython.object cimport PyObject
 from libc.stdint cimport uint32_t, uint64_t
 from libc.string cimport memcpy
@@ -77,17 +78,30 @@ cdef class Below:
     the same state."""
 
     cdef object rng
-    cdef object fallback
 
     def __cinit__(self, rng):
         self.rng = rng  # keeps the generator alive
-        self.fallback = rng._randbelow
 
     def draw(self, n):
         """``rng._randbelow(n)`` (a bound method: called without an argument tuple)."""
         if type(n) is int and 0 < n < 4294967296:
             return below(<simcli_mt_object *> <PyObject *> self.rng, <uint32_t> n)
-        return self.fallback(n)
+        return self.rng._randbelow(n)
+
+    def pick(self, view, moves):
+        """``rng.choice(moves)`` for a non-empty ``moves`` (``moves[rng._randbelow(n)]``);
+        ``view`` is not read: this is the signature of a strategy's ``choose``, so that a
+        uniformly random strategy's ``choose`` can be this very method."""
+        cdef Py_ssize_t n
+        if type(moves) is list:
+            n = PyList_GET_SIZE(moves)
+            if 0 < n < 4294967296:
+                return <object> PyList_GET_ITEM(
+                    moves, below(<simcli_mt_object *> <PyObject *> self.rng, <uint32_t> n)
+                )
+        elif len(moves):
+            return moves[self.draw(len(moves))]
+        return self.rng.choice(moves)
 
 
 def shuffle(rng, list x):
@@ -262,8 +276,9 @@ def _seeds_agree():
 
 
 def _agrees():
-    """Whether :class:`Below` and :func:`shuffle` draw what ``random.Random`` draws here
-    (bounds across the 32 bits, a shuffle, and the state afterwards), and
+    """Whether :class:`Below` (``draw`` and ``pick``) and :func:`shuffle` draw what
+    ``random.Random`` draws here (bounds across the 32 bits, choices, a shuffle, and the
+    state afterwards), and
     :func:`seeded_random` seeds as it does."""
     if not _seeds_agree():
         return False
@@ -271,6 +286,10 @@ def _agrees():
     below = Below(ours).draw
     for n in (1, 2, 3, 5, 36, 1000, 2**16 + 1, 2**31, 2**32 - 1) * 300:
         if below(n) != theirs._randbelow(n):
+            return False
+    pick = Below(ours).pick
+    for n in (1, 2, 3, 36, 1000) * 50:
+        if pick(None, list(range(n))) != theirs.choice(range(n)):
             return False
     a, b = list(range(50)), list(range(50))
     shuffle(ours, a)

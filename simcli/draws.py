@@ -1,13 +1,14 @@
-"""Random draws for the engines' hot loops: ``rng._randbelow`` and ``rng.shuffle``, and
-the seeding of the per-game generators, at C speed where the compiled path is built.
+"""Random draws for the engines' hot loops: ``rng._randbelow``, ``rng.choice`` and
+``rng.shuffle``, and the seeding of the per-game generators, at C speed where the compiled
+path is built.
 
-:func:`randbelow_of`, :func:`shuffle`, :func:`seeded_random` and :func:`seeded_randoms`
-give exactly what ``random.Random`` gives (the same numbers, the same state of the
-generator afterwards), so that records do not depend on the path. The compiled half
-(``simcli/_mt.pyx``) reads and writes the generator's own Mersenne Twister state; it draws
-only for a plain ``random.Random`` (a subclass may draw differently), and is used only
-when the engines are not forced pure (``SIMCLI_PURE=1``) and when it has compared itself
-with ``random.Random`` on this interpreter (its ``AGREES``).
+:func:`randbelow_of`, :func:`picker_of`, :func:`shuffle`, :func:`seeded_random` and
+:func:`seeded_randoms` give exactly what ``random.Random`` gives (the same numbers, the
+same state of the generator afterwards), so that records do not depend on the path. The
+compiled half (``simcli/_mt.pyx``) reads and writes the generator's own Mersenne Twister
+state; it draws only for a plain ``random.Random`` (a subclass may draw differently), and
+is used only when the engines are not forced pure (``SIMCLI_PURE=1``) and when it has
+compared itself with ``random.Random`` on this interpreter (its ``AGREES``).
 """
 
 from __future__ import annotations
@@ -34,6 +35,14 @@ def randbelow_of(rng: random.Random) -> Callable[[int], int]:
     if _KERNEL is not None and type(rng) is random.Random:
         return _KERNEL.Below(rng).draw
     return getattr(rng, "_randbelow", None) or rng.randrange
+
+
+def picker_of(rng: random.Random) -> Callable[[object, list], object] | None:
+    """A function ``(view, moves) -> rng.choice(moves)`` drawing at C speed (the signature
+    of a strategy's ``choose``), or ``None`` where the draws are not compiled."""
+    if _KERNEL is not None and type(rng) is random.Random:
+        return _KERNEL.Below(rng).pick
+    return None
 
 
 def shuffle(rng: random.Random, items: list) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from random import Random
 from typing import Any
 
-from simcli.draws import randbelow_of
+from simcli.draws import picker_of, randbelow_of
 from simcli.game import Game, Move, State
 from simcli.strategy import Strategy
 
@@ -20,10 +20,18 @@ class RandomStrategy(Strategy):
 
     def start_game(self, game: Game, seat: int, rng: Random) -> None:
         super().start_game(game, seat, rng)
+        self.__dict__.pop("choose", None)  # an earlier game's generator
         # rng.choice(moves) is moves[rng._randbelow(len(moves))] for a random.Random
         # (a subclass may draw its own way): drawn here through simcli.draws, which gives
         # the same numbers (at C speed where the compiled path is built)
-        if type(rng) is Random:
+        if type(rng) is not Random:
+            return
+        pick = picker_of(rng) if type(self) is RandomStrategy else None
+        if pick is not None:
+            # this very instance, for this game: choose is rng.choice, one C call (a
+            # subclass keeps its own choose, and the method below)
+            self.choose = pick  # type: ignore[method-assign]
+        else:
             self._drawn_from, self._below = rng, randbelow_of(rng)
 
     def choose(self, view: State, legal_moves: list[Move]) -> Move:

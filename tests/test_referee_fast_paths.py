@@ -139,12 +139,41 @@ def test_the_random_strategy_draws_what_random_choice_draws() -> None:
         assert drawn == [rng.choice(range(n)) for n in sizes]
 
 
-def test_another_generator_draws_its_own_way() -> None:
-    class Fixed(random.Random):
-        def choice(self, seq):
-            return seq[-1]
+def test_the_random_strategy_draws_from_lists_what_random_choice_draws() -> None:
+    sizes = [1, 2, 3, 17, 36, 1000] * 20
+    for seed in range(10):
+        strategy = RandomStrategy()
+        strategy.start_game(None, 0, random.Random(seed))  # type: ignore[arg-type]
+        drawn = [strategy.choose(None, list(range(n))) for n in sizes]
+        rng = random.Random(seed)
+        assert drawn == [rng.choice(list(range(n))) for n in sizes]
+        with pytest.raises(IndexError):  # as rng.choice([])
+            strategy.choose(None, [])
 
+
+class Fixed(random.Random):
+    def choice(self, seq):
+        return seq[-1]
+
+
+def test_another_generator_draws_its_own_way() -> None:
     assert _choices(RandomStrategy(), Fixed(1), [3, 5, 9]) == [2, 4, 8]
+
+
+def test_a_random_strategy_started_again_draws_from_its_new_generator() -> None:
+    strategy = RandomStrategy()
+    _choices(strategy, random.Random(1), [5, 5])
+    assert _choices(strategy, Fixed(1), [3, 5, 9]) == [2, 4, 8]
+    rng = random.Random(2)
+    assert _choices(strategy, random.Random(2), [7] * 5) == [rng.choice(range(7)) for _ in "12345"]
+
+
+def test_a_subclass_of_the_random_strategy_keeps_its_own_choose() -> None:
+    class Last(RandomStrategy):
+        def choose(self, view, legal_moves):
+            return legal_moves[-1]
+
+    assert _choices(Last(), random.Random(3), [3, 5, 9]) == [2, 4, 8]
 
 
 @pytest.mark.parametrize(
