@@ -61,8 +61,9 @@ COMPILED = (
 
 #: Compiled helpers without a ``.py`` twin (their ``.pyx`` source is C-level code): each
 #: is used by a Python module that falls back to the standard library's own functions
-#: when the helper is not built, stale or forced off (``simcli/draws.py`` for ``_mt``).
-KERNELS = ("simcli._mt", "simcli._jsonline")
+#: when the helper is not built, stale or forced off (``simcli/draws.py`` for ``_mt``,
+#: ``simcli/seeding.py`` for ``_seedhash``).
+KERNELS = ("simcli._mt", "simcli._jsonline", "simcli._seedhash")
 
 PURE_ENV = "SIMCLI_PURE"
 BUILD_FILE = Path(__file__).with_name("native_build.json")

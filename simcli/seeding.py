@@ -9,25 +9,32 @@ from __future__ import annotations
 import random
 from hashlib import blake2b
 
-from simcli import draws
+from simcli import draws, native
 
 SEED_BITS = 53
 _SHIFT = 64 - SEED_BITS
 #: BLAKE2b with an 8-byte digest, of nothing yet: a copy of it is cheaper to make than a
 #: new one (no parameters to read), and is the same hash.
 _EMPTY_DIGEST = blake2b(digest_size=8)
+#: The compiled path seed (``simcli/_seedhash.pyx``), or ``None`` (see ``native.py``).
+KERNEL = "simcli._seedhash"
+_KERNEL = native.load_kernel(KERNEL)
 
 
 def derive_seed(root: int, *parts: object) -> int:
     return path_seed("/".join([str(int(root)), *map(str, parts)]))
 
 
-def path_seed(path: str) -> int:
-    """The seed of a path of labels already joined (``"7/seat/1"``): what
-    :func:`derive_seed` gives for its parts (``derive_seed(7, "seat", 1)``)."""
+def _path_seed(path: str) -> int:
     digest = _EMPTY_DIGEST.copy()
     digest.update(path.encode())
     return int.from_bytes(digest.digest(), "big") >> _SHIFT
+
+
+#: The seed of a path of labels already joined (``"7/seat/1"``): what :func:`derive_seed`
+#: gives for its parts (``derive_seed(7, "seat", 1)``). The compiled one hashes without a
+#: hash object: the same seeds, about four times a game.
+path_seed = _KERNEL.path_seed if _KERNEL is not None else _path_seed
 
 
 #: ``random.Random(seed)`` for an int ``seed``, without the Python-level ``__init__`` and
@@ -58,7 +65,17 @@ def game_rngs(game_seed: int, players: int) -> tuple[random.Random, list[random.
     """``chance_rng(game_seed)`` and the ``seat_rng(game_seed, seat)`` of every seat, made
     together: where the draws are compiled, three generators are seeded in about the time
     of one."""
+    chance, *seats = draws.seeded_randoms(game_seeds(game_seed, players))
+    return chance, seats
+
+
+def _game_seeds(game_seed: int, players: int) -> list[int]:
     game = int(game_seed)
     paths = [f"{game}/chance", *(f"{game}/seat/{seat}" for seat in range(players))]
-    chance, *seats = draws.seeded_randoms([path_seed(path) for path in paths])
-    return chance, seats
+    return [path_seed(path) for path in paths]
+
+
+#: The seeds :func:`game_rngs` seeds: ``derive_seed(game_seed, "chance")``, then
+#: ``derive_seed(game_seed, "seat", seat)`` for every seat (compiled: the paths written in
+#: C, without Python strings).
+game_seeds = _KERNEL.game_seeds if _KERNEL is not None else _game_seeds

@@ -1,8 +1,11 @@
-"""The seeding of the per-game generators (``draws.seeded_random``): compiled or pure, it
-is ``random.Random(seed)``, state for state and draw for draw."""
+"""The seeding of the per-game generators: compiled or pure, ``draws.seeded_random`` is
+``random.Random(seed)``, state for state and draw for draw, and every seed of a path of
+labels (``seeding.path_seed``, ``seeding.game_seeds``) is the BLAKE2b hash ``hashlib``
+gives."""
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import os
 import random
@@ -22,14 +25,14 @@ SEEDS += [_SAMPLE.getrandbits(bits) for bits in range(1, 54) for _ in range(2)]
 OTHER_SEEDS = [-1, -(2**40), 2**53, 2**64 + 3, 2**200 + 1, True]
 
 
-def _kernel() -> ModuleType:
-    """The compiled kernel, where it is built from its current source (also under
+def _kernel(name: str = draws.KERNEL) -> ModuleType:
+    """The compiled kernel ``name``, where it is built from its current source (also under
     SIMCLI_PURE=1, which only keeps the engines from using it)."""
-    if draws.KERNEL not in native.select().current:
+    if name not in native.select().current:
         if os.environ.get("SIMCLI_REQUIRE_COMPILED", "") not in ("", "0"):
-            pytest.fail("simcli._mt is not built from its current source")
-        pytest.skip("simcli._mt is not built from its current source")
-    return importlib.import_module(draws.KERNEL)
+            pytest.fail(f"{name} is not built from its current source")
+        pytest.skip(f"{name} is not built from its current source")
+    return importlib.import_module(name)
 
 
 def _kernel_seeded_random() -> Callable[[int], random.Random]:
@@ -116,3 +119,56 @@ def test_the_generators_of_a_game_are_its_chance_and_seat_ones() -> None:
     for seat, rng in enumerate(seats):
         assert rng.getstate() == seeding.seat_rng(2**40 + 3, seat).getstate()
     assert seeding.game_rngs(5, 0)[1] == []
+
+
+def _hashlib_seed(path: str) -> int:
+    """What a path seed is (docs/records.md): BLAKE2b with an 8-byte digest of the path's
+    UTF-8 bytes, big-endian, cut to 53 bits; through hashlib, not the code under test."""
+    return int.from_bytes(hashlib.blake2b(path.encode(), digest_size=8).digest(), "big") >> 11
+
+
+# Paths of every length across three 128-byte blocks (a block's edges among them), and
+# text of one to four UTF-8 bytes a character, drawn from a fixed generator.
+_TEXT = random.Random(77)
+PATHS = ["", "0/chance", "7/seat/1", "-3/v:é/round/0"]
+PATHS += ["y" * n for n in (1, 63, 64, 111, 112, 127, 128, 129, 255, 256, 257, 384, 1000)]
+PATHS += [
+    "".join(
+        chr(_TEXT.choice([0x41, 0xE9, 0x20AC, 0x1F600]) + _TEXT.randrange(20)) for _ in range(n)
+    )
+    for n in range(0, 140, 7)
+]
+
+
+@pytest.mark.parametrize("name", ["active", "pure", "compiled"])
+def test_every_path_seed_is_blake2b_of_the_path(name: str) -> None:
+    seed_of = {
+        "active": lambda: seeding.path_seed,
+        "pure": lambda: seeding._path_seed,
+        "compiled": lambda: _kernel(seeding.KERNEL).path_seed,
+    }[name]()
+    assert [seed_of(path) for path in PATHS] == [_hashlib_seed(path) for path in PATHS]
+    # a pinned value, so that a change to both ways would show: derive_seed(7, "seat", 1)
+    assert seed_of("7/seat/1") == _hashlib_seed("7/seat/1") == seeding.derive_seed(7, "seat", 1)
+    with pytest.raises(UnicodeEncodeError):  # a lone surrogate has no UTF-8, as in str.encode
+        seed_of("7/\ud800")
+
+
+@pytest.mark.parametrize("name", ["active", "pure", "compiled"])
+def test_the_seeds_of_a_game_are_its_chance_and_seat_paths(name: str) -> None:
+    seeds_of = {
+        "active": lambda: seeding.game_seeds,
+        "pure": lambda: seeding._game_seeds,
+        "compiled": lambda: _kernel(seeding.KERNEL).game_seeds,
+    }[name]()
+    # 53-bit game seeds, 0, negative, and one too long for the kernel's buffer
+    for game_seed in (0, 1, 2**53 - 1, 5441932115276537, -12, 10**60 + 1):
+        for players in range(0, 12):
+            paths = [f"{game_seed}/chance", *(f"{game_seed}/seat/{s}" for s in range(players))]
+            assert seeds_of(game_seed, players) == [_hashlib_seed(path) for path in paths]
+
+
+def test_the_seeding_in_use_is_the_compiled_one_where_it_is_built() -> None:
+    current = seeding.KERNEL in native.select().current and not native.select().forced
+    assert (seeding.path_seed is not seeding._path_seed) == current
+    assert (seeding.game_seeds is not seeding._game_seeds) == current
