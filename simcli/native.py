@@ -38,6 +38,8 @@ UNTYPED = (
     "simcli.tournament.schedule",
     "simcli.game",
     "simcli_strategies.random_play",
+    "simcli.draws",
+    "simcli.tournament.think",
 )
 
 #: The modules the build compiles (setup.py reads this tuple): the rules and playouts of
@@ -62,8 +64,9 @@ COMPILED = (
 #: Compiled helpers without a ``.py`` twin (their ``.pyx`` source is C-level code): each
 #: is used by a Python module that falls back to the standard library's own functions
 #: when the helper is not built, stale or forced off (``simcli/draws.py`` for ``_mt``,
-#: ``simcli/seeding.py`` for ``_seedhash``).
-KERNELS = ("simcli._mt", "simcli._jsonline", "simcli._seedhash")
+#: ``simcli/seeding.py`` for ``_seedhash``, ``simcli/tournament/think.py`` for
+#: ``_stopwatch``).
+KERNELS = ("simcli._mt", "simcli._jsonline", "simcli._seedhash", "simcli._stopwatch")
 
 PURE_ENV = "SIMCLI_PURE"
 BUILD_FILE = Path(__file__).with_name("native_build.json")

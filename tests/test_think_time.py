@@ -157,3 +157,33 @@ def test_strategy_processes_are_timed_and_the_log_does_not_change(tmp_path) -> N
     assert {r["moves"] for r in think_rows(think)} == {0}
     report = CliRunner().invoke(cli, ["report", str(untimed), "--no-plots"])
     assert UNTIMED in " ".join(_think_section(report.output))
+
+
+def test_the_compiled_timer_times_a_call_and_lets_its_exception_pass() -> None:
+    import importlib
+    import os
+    import time
+
+    from simcli import native
+    from simcli.tournament import think
+
+    if think.KERNEL not in native.select().current:
+        if os.environ.get("SIMCLI_REQUIRE_COMPILED", "") not in ("", "0"):
+            pytest.fail(f"{think.KERNEL} is not built from its current source")
+        pytest.skip(f"{think.KERNEL} is not built from its current source")
+    timed_call = importlib.import_module(think.KERNEL).timed_call
+    times: list[int] = []
+    assert timed_call(times, lambda view, moves: moves[-1], None, [3, 4]) == 4
+    # a sleep of 2 ms takes at least 2 ms: a lower bound, not a timed assertion
+    assert timed_call(times, lambda view, moves: time.sleep(0.002), None, []) is None
+    assert len(times) == 2 and all(type(t) is int for t in times)
+    assert 0 <= times[0] and times[1] >= 2_000_000
+
+    def fails(view, moves):
+        raise KeyError("its own")
+
+    with pytest.raises(KeyError, match="its own"):
+        timed_call(times, fails, None, [])
+    assert len(times) == 2  # nothing appended for a call that raised
+    in_use = think.timed_call is not None
+    assert in_use == (not native.select().forced)

@@ -31,6 +31,7 @@ from simcli.tournament.clock import MoveTimeout, NoClock, is_stop_request
 from simcli.tournament.faults import Forfeit, GameError, describe, safe_text, trace_of
 from simcli.tournament.observe import reading_of
 from simcli.tournament.remote import RemoteSeat, RemoteSeatFactory
+from simcli.tournament.think import timed_call
 
 log = logging.getLogger("simcli.play")
 
@@ -291,13 +292,17 @@ def _make(factory: StrategyFactory, game: Game, seat: int, rng: Any) -> _Local:
     strategy.start_game(game, seat, rng)
     wants = getattr(strategy, "wants_view", True)
     observes, ends, builtin = _traits(type(strategy))
-    return _Local(
-        strategy.choose,
-        wants is not False,
-        game,
-        strategy.observe if observes else None,
-        strategy.end_game if ends else None,
-        builtin,
+    # _Local(...), without the Python-level __new__ every NamedTuple class has
+    return tuple.__new__(
+        _Local,
+        (
+            strategy.choose,
+            wants is not False,
+            game,
+            strategy.observe if observes else None,
+            strategy.end_game if ends else None,
+            builtin,
+        ),
     )
 
 
@@ -386,9 +391,8 @@ def _play_local(
     legal_moves = state.legal_moves
     view = state.view
     scalar = state.game.scalar_moves
-    stamps = [c.times.append for c in clocks] if clocks is not None else None
     turns = [
-        (p.choose, p.wants_view, p.game, p.trusted, stamps[s] if stamps else None)
+        (p.choose, p.wants_view, p.game, p.trusted, clocks[s].times if clocks is not None else None)
         for s, p in enumerate(players)
     ]
     while True:
@@ -402,7 +406,7 @@ def _play_local(
                 record_move({"chance": outcome})
                 continue
             legal = legal_moves()
-            choose, wants, game, trusted, stamp = turns[seat]
+            choose, wants, game, trusted, times = turns[seat]
             seen = view(seat) if wants else None
         except Exception as exc:
             raise GameError(f"{type(exc).__name__}: {exc}") from exc
@@ -416,9 +420,15 @@ def _play_local(
         else:
             offered = legal.copy() if scalar else list(map(copy_move, legal))
         answer = _UNANSWERED
-        started = perf_counter_ns()
         try:
-            answer = choose(seen, offered)
+            if times is None:
+                answer = choose(seen, offered)
+            elif timed_call is not None:  # the clock read in C (think.py)
+                answer = timed_call(times, choose, seen, offered)
+            else:
+                started = perf_counter_ns()
+                answer = choose(seen, offered)
+                times.append(perf_counter_ns() - started)
             if type(answer) is int:  # plain by its type: find_move's short way
                 for move in legal:  # most answers are the very object handed out
                     if move is answer:
@@ -431,8 +441,6 @@ def _play_local(
             if is_stop_request(exc):
                 raise
             raise Forfeit(seat, *_failure(_refused(exc, legal, answer))) from None
-        if stamp is not None:
-            stamp(perf_counter_ns() - started)
         try:
             apply(move)
         except IllegalMoveError as exc:  # legal_moves offered it: the rules disagree

@@ -84,7 +84,8 @@ class Schedule:
             seed = path_seed(f"{root}round/{round_no}")
         else:
             seed = path_seed(f"{root}table/{table_no}/round/{round_no}")
-        return GameSpec(index, seed, tuple(lineup), self.variants[variant_no])
+        # GameSpec(...), without the Python-level __new__ every NamedTuple class has
+        return tuple.__new__(GameSpec, (index, seed, tuple(lineup), self.variants[variant_no]))
 
     def __iter__(self):
         return (self.spec(i) for i in range(self.total))

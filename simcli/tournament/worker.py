@@ -56,8 +56,10 @@ def outcome_of(record: Record | dict[str, Any], think: tuple = ()) -> GameResult
     with the seats' think times where the game was timed here."""
     detail = record.get("detail")
     void = detail.get("message", "") if type(detail) is dict and detail.get("kind") == VOID else ""
-    return GameResult(
-        record["seats"], record["winners"], record["scores"], record["termination"], think, void
+    # GameResult(...), without the Python-level __new__ every NamedTuple class has
+    return tuple.__new__(
+        GameResult,
+        (record["seats"], record["winners"], record["scores"], record["termination"], think, void),
     )
 
 
