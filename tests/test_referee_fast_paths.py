@@ -262,3 +262,29 @@ def test_a_chunk_reaches_the_parent_as_it_was_sent() -> None:
     assert back == chunk and back.stop == 9
     assert [type(r) for r in back.outcomes] == [GameResult, GameResult]
     assert back.outcomes[1].void == "void: does not replay" and back.outcomes[0].think[0][1] == 321
+
+
+def test_a_player_built_before_the_fork_arms_no_alarm_until_it_is_ready(tmp_path) -> None:
+    """A pool builds its player once, in the parent, without the move clock: a signal
+    clock installs its SIGALRM handler where it is made, which must be the worker."""
+    import signal
+
+    from simcli.configfile import load_config
+    from simcli.tournament.clock import SignalClock
+    from simcli.tournament.schedule import schedule_for
+    from simcli.tournament.worker import ChunkPlayer
+
+    path = tmp_path / "c.yaml"
+    path.write_text("game: libraria\nstrategies: [random]\nformat: self_play\ngames: 2\n")
+    config = load_config(path, {"move_time_limit": 5.0})
+    before = signal.getsignal(signal.SIGALRM)
+    try:
+        player = ChunkPlayer(config, schedule_for(config), ready=False)
+        assert player.clock is None and signal.getsignal(signal.SIGALRM) is before
+        assert player.ready() is player and isinstance(player.clock, SignalClock)
+        assert signal.getsignal(signal.SIGALRM) == player.clock.handler
+        # the same records as a player made ready at once
+        played = [player.play_one(index)[0] for index in range(2)]
+        assert played == [ChunkPlayer(config, schedule_for(config)).play_one(i)[0] for i in (0, 1)]
+    finally:
+        signal.signal(signal.SIGALRM, before)

@@ -130,7 +130,12 @@ class ChunkPlayer:
         config: Config,
         schedule: Schedule | PairedSchedule,
         status: WorkerStatus | None = None,
+        *,
+        ready: bool = True,
     ):
+        """``ready=False``: everything but the move clock, which :meth:`ready` makes in
+        the process that plays (a pool builds its player once, before it forks its
+        workers: they start playing sooner)."""
         self.config = config
         self.schedule = schedule
         # Per variant: the rules (a variant may be a plug-in subclass), the game object
@@ -149,11 +154,21 @@ class ChunkPlayer:
         self.factories = strategy_factories(config)
         #: the in-process strategies that are not built in: their games are verified
         self.checked_names = unchecked_strategies(config)
-        clock = make_clock(config.move_time_limit)
-        tracked = status is not None and config.move_time_limit  # the pool's hang watch
+        self.clocks: dict[int, list[SeatClock]] = {}  # per game in play: its seats' clocks
+        self.clock: Any = None
+        self.status: WorkerStatus | None = None
+        if ready:
+            self.ready(status)
+
+    def ready(self, status: WorkerStatus | None = None) -> ChunkPlayer:
+        """Make the move clock, in the process that plays (a signal clock arms this
+        process's alarm); with ``status``, publish the game in play and when each move
+        started (a pool worker's shared status)."""
+        clock = make_clock(self.config.move_time_limit)
+        tracked = status is not None and self.config.move_time_limit  # the pool's hang watch
         self.clock = _TrackedClock(clock, status) if tracked else clock
         self.status = status
-        self.clocks: dict[int, list[SeatClock]] = {}  # per game in play: its seats' clocks
+        return self
 
     def game_play(self, index: int) -> GamePlay:
         spec = self.schedule.spec(index)
