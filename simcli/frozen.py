@@ -105,7 +105,9 @@ def private_copy(obj: Any) -> Any:
             _copy_containers(attrs, attrs)
         return new
     new = object.__new__(cls)
-    _copy_containers(obj.__dict__, new.__dict__)
+    attrs = obj.__dict__
+    if attrs:  # a game object's attributes are often none at all: nothing to copy
+        _copy_containers(attrs, new.__dict__)
     return new
 
 
