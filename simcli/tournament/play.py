@@ -373,7 +373,10 @@ def _own_game(seen: State, game: Any) -> None:
 def _all_plain_local(players: list[Any]) -> bool:
     """Whether every seat is an in-process strategy that started and observes nothing:
     the games :func:`_play_local` plays."""
-    return all(type(p) is _Local and p.observe is None for p in players)
+    for p in players:  # a loop, not all(...): no generator to make, once per game
+        if type(p) is not _Local or p.observe is not None:
+            return False
+    return True
 
 
 def _play_local(
