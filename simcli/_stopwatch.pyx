@@ -1,14 +1,16 @@
 # cython: language_level=3
-"""A strategy's decision, timed at C speed: the compiled half of the referee's think times
-(``simcli/tournament/think.py``).
+"""A seat's think times at C speed: the compiled half of ``simcli/tournament/think.py``'s
+:class:`SeatClock`.
 
 The referee times every decision of an in-process strategy in whole nanoseconds of
-``time.perf_counter_ns``'s clock. Read from Python, that is two calls that each make an
-integer of some 10**12 nanoseconds, a subtraction and an append: about a twentieth of a
-game of random Libraria self-play. :func:`timed_call` reads the same clock
-(``clock_gettime(CLOCK_MONOTONIC)``, where ``perf_counter`` reads it) around the call
-itself and appends the difference. :data:`AGREES` says whether ``perf_counter`` reads
-that clock on this interpreter; nothing uses it otherwise (``think.py``).
+``time.perf_counter_ns``'s clock, from just before its ``choose`` is called until its
+answer has been checked. Read from Python, that is two calls that each make an integer
+of some 10**12 nanoseconds, a subtraction and an append: about a twentieth of a game of
+random Libraria self-play. This :class:`SeatClock` reads the same clock
+(``clock_gettime(CLOCK_MONOTONIC)``, where ``perf_counter`` reads it), keeps the start in
+C and appends only the difference. :data:`AGREES` says whether ``perf_counter`` reads
+that clock on this interpreter and this class times as the Python one does; nothing
+uses it otherwise (``think.py``).
 """
 
 import time
@@ -26,29 +28,47 @@ cdef extern from "<time.h>" nogil:
 
 
 cdef inline int64_t now_ns() noexcept nogil:
-    cdef timespec now
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return <int64_t> now.tv_sec * 1000000000 + now.tv_nsec
+    cdef timespec reading
+    clock_gettime(CLOCK_MONOTONIC, &reading)
+    return <int64_t> reading.tv_sec * 1000000000 + reading.tv_nsec
 
 
-def timed_call(list times, choose, view, moves):
-    """``choose(view, moves)``, with the nanoseconds it took appended to ``times``
-    (nothing appended when it raises: the exception passes through as it is)."""
-    cdef int64_t started = now_ns()
-    answer = choose(view, moves)
-    PyList_Append(times, now_ns() - started)
-    return answer
+cdef class SeatClock:
+    """One seat's moves in one game (``think.SeatClock``, compiled): :meth:`start` just
+    before the seat's ``choose`` is called, :meth:`stop` once its answer is checked;
+    :meth:`add` takes seconds. ``times`` (whole nanoseconds) is what the parent is sent."""
+
+    cdef public list times
+    cdef int64_t started
+
+    def __cinit__(self):
+        self.times = []
+        self.started = 0
+
+    def start(self):
+        self.started = now_ns()
+
+    def stop(self):
+        PyList_Append(self.times, now_ns() - self.started)
+
+    def add(self, seconds):
+        self.times.append(round(seconds * 1_000_000_000))
 
 
 def _agrees():
     """Whether ``time.perf_counter`` reads ``clock_gettime(CLOCK_MONOTONIC)`` here, and a
-    timed call returns its answer and appends one time of zero or more nanoseconds."""
+    start and a stop append the nanoseconds between them."""
     info = time.get_clock_info("perf_counter")
     if info.implementation != "clock_gettime(CLOCK_MONOTONIC)":
         return False
-    times = []
-    answer = timed_call(times, lambda view, moves: moves[0], None, ["a"])
-    return answer == "a" and len(times) == 1 and type(times[0]) is int and times[0] >= 0
+    clock = SeatClock()
+    before = time.perf_counter_ns()
+    clock.start()
+    clock.stop()
+    took = time.perf_counter_ns() - before
+    clock.add(0.5)
+    times = clock.times
+    return len(times) == 2 and type(times[0]) is int and 0 <= times[0] <= took and times[1] == 500_000_000
 
 
 #: Checked once, when the module is loaded.

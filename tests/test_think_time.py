@@ -159,31 +159,59 @@ def test_strategy_processes_are_timed_and_the_log_does_not_change(tmp_path) -> N
     assert UNTIMED in " ".join(_think_section(report.output))
 
 
-def test_the_compiled_timer_times_a_call_and_lets_its_exception_pass() -> None:
+def _seat_clock_classes() -> list[type]:
+    """The pure seat clock, and the compiled one where it is built from its source."""
     import importlib
     import os
+
+    from simcli import native
+    from simcli.tournament import think
+
+    if think.KERNEL in native.select().current:
+        return [think._SeatClock, importlib.import_module(think.KERNEL).SeatClock]
+    if os.environ.get("SIMCLI_REQUIRE_COMPILED", "") not in ("", "0"):
+        pytest.fail(f"{think.KERNEL} is not built from its current source")
+    return [think._SeatClock]
+
+
+def test_a_seat_clock_times_from_start_to_stop_compiled_or_pure() -> None:
     import time
 
     from simcli import native
     from simcli.tournament import think
 
-    if think.KERNEL not in native.select().current:
-        if os.environ.get("SIMCLI_REQUIRE_COMPILED", "") not in ("", "0"):
-            pytest.fail(f"{think.KERNEL} is not built from its current source")
-        pytest.skip(f"{think.KERNEL} is not built from its current source")
-    timed_call = importlib.import_module(think.KERNEL).timed_call
-    times: list[int] = []
-    assert timed_call(times, lambda view, moves: moves[-1], None, [3, 4]) == 4
-    # a sleep of 2 ms takes at least 2 ms: a lower bound, not a timed assertion
-    assert timed_call(times, lambda view, moves: time.sleep(0.002), None, []) is None
-    assert len(times) == 2 and all(type(t) is int for t in times)
-    assert 0 <= times[0] and times[1] >= 2_000_000
+    for cls in _seat_clock_classes():
+        clock = cls()
+        clock.start()
+        clock.stop()
+        clock.start()
+        time.sleep(0.002)  # 2 ms take at least 2 ms: a lower bound, not a timed assertion
+        clock.stop()
+        clock.start()  # a start with no stop (a refused answer): nothing appended
+        clock.add(0.5)
+        times = clock.times
+        assert len(times) == 3 and all(type(t) is int for t in times), cls
+        assert 0 <= times[0] and times[1] >= 2_000_000 and times[2] == 500_000_000, cls
+    compiled = think.SeatClock is not think._SeatClock
+    assert compiled == (think.KERNEL in native.select().current and not native.select().forced)
 
-    def fails(view, moves):
-        raise KeyError("its own")
 
-    with pytest.raises(KeyError, match="its own"):
-        timed_call(times, fails, None, [])
-    assert len(times) == 2  # nothing appended for a call that raised
-    in_use = think.timed_call is not None
-    assert in_use == (not native.select().forced)
+def test_a_refused_answer_is_not_timed_with_or_without_a_move_limit(tmp_path) -> None:
+    """The bot answers 999 at its fourth turn: Libraria's opening seats 0, 1, 1, 0, 1, 0,
+    1, 0, so it made three moves and the random seat four, and only those are timed,
+    whichever loop the referee plays (a move time limit takes the general one)."""
+    from simcli.configfile import load_config
+    from simcli.tournament.schedule import schedule_for
+    from simcli.tournament.worker import ChunkPlayer
+
+    bots = Path(__file__).resolve().parent / "data" / "answer_bots.py"
+    path = tmp_path / "c.yaml"
+    path.write_text(
+        "game: libraria\ngames: 2\n"
+        f"strategies:\n  - {{name: bot, use: '{bots}:AnswersNine'}}\n  - random\n"
+    )
+    for limit in ({}, {"move_time_limit": 5.0}):
+        config = load_config(path, limit)
+        line, result = ChunkPlayer(config, schedule_for(config)).play_one(0)
+        assert result.termination == "forfeit" and result.seats == ["bot", "random"]
+        assert [len(times) for times in result.think] == [3, 4], limit

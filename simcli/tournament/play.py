@@ -18,7 +18,7 @@ import logging
 import traceback
 from collections.abc import Callable, Generator, Mapping, Sequence
 from functools import lru_cache
-from time import perf_counter, perf_counter_ns
+from time import perf_counter
 from typing import Any, NamedTuple
 
 from simcli.frozen import freeze, private_copy, thaw
@@ -31,7 +31,6 @@ from simcli.tournament.clock import MoveTimeout, NoClock, is_stop_request
 from simcli.tournament.faults import Forfeit, GameError, describe, safe_text, trace_of
 from simcli.tournament.observe import reading_of
 from simcli.tournament.remote import RemoteSeat, RemoteSeatFactory
-from simcli.tournament.think import timed_call
 
 log = logging.getLogger("simcli.play")
 
@@ -394,8 +393,9 @@ def _play_local(
     legal_moves = state.legal_moves
     view = state.view
     scalar = state.game.scalar_moves
+    timers = [(c.start, c.stop) for c in clocks] if clocks is not None else None
     turns = [
-        (p.choose, p.wants_view, p.game, p.trusted, clocks[s].times if clocks is not None else None)
+        (p.choose, p.wants_view, p.game, p.trusted, *(timers[s] if timers else (None, None)))
         for s, p in enumerate(players)
     ]
     while True:
@@ -409,7 +409,7 @@ def _play_local(
                 record_move({"chance": outcome})
                 continue
             legal = legal_moves()
-            choose, wants, game, trusted, times = turns[seat]
+            choose, wants, game, trusted, start, stop = turns[seat]
             seen = view(seat) if wants else None
         except Exception as exc:
             raise GameError(f"{type(exc).__name__}: {exc}") from exc
@@ -423,15 +423,10 @@ def _play_local(
         else:
             offered = legal.copy() if scalar else list(map(copy_move, legal))
         answer = _UNANSWERED
+        if start is not None:
+            start()
         try:
-            if times is None:
-                answer = choose(seen, offered)
-            elif timed_call is not None:  # the clock read in C (think.py)
-                answer = timed_call(times, choose, seen, offered)
-            else:
-                started = perf_counter_ns()
-                answer = choose(seen, offered)
-                times.append(perf_counter_ns() - started)
+            answer = choose(seen, offered)
             if type(answer) is int:  # plain by its type: find_move's short way
                 for move in legal:  # most answers are the very object handed out
                     if move is answer:
@@ -444,6 +439,8 @@ def _play_local(
             if is_stop_request(exc):
                 raise
             raise Forfeit(seat, *_failure(_refused(exc, legal, answer))) from None
+        if stop is not None:
+            stop()
         try:
             apply(move)
         except IllegalMoveError as exc:  # legal_moves offered it: the rules disagree
@@ -488,7 +485,6 @@ def _play_out(
     choosers = [p.choose if ok else None for p, ok in zip(players, local, strict=True)]
     games = [p.game if ok else None for p, ok in zip(players, local, strict=True)]
     wants_view = [p.wants_view for p in players]  # a _Local's bool or a RemoteSeat's
-    stamp = [c.times.append for c in clocks] if clocks is not None else None
     watch = _Watch.of(state, players, local, index, timed)
     while True:
         try:
@@ -520,7 +516,8 @@ def _play_out(
                 _own_game(seen, games[seat])
             offered = _offered(legal, scalar, players[seat].trusted)
             choose = choosers[seat]
-            started = perf_counter_ns()
+            if clocks is not None:
+                clocks[seat].start()
             if timed is None:
                 try:
                     move = find_move(legal, choose(seen, offered))
@@ -530,8 +527,8 @@ def _play_out(
                     raise Forfeit(seat, *_failure(exc)) from None
             else:
                 move = _guarded(seat, timed, _answer, legal, choose, seen, offered)
-            if stamp is not None:
-                stamp[seat](perf_counter_ns() - started)
+            if clocks is not None:
+                clocks[seat].stop()
         else:
             if type(players[seat]) is _Failed:
                 raise players[seat].forfeit

@@ -28,17 +28,14 @@ from dataclasses import dataclass, field
 from functools import cache
 from operator import itemgetter
 from pathlib import Path
+from time import perf_counter_ns
 from typing import Any
 
 from simcli import native
 
-#: The compiled timer (``simcli/_stopwatch.pyx``): ``timed_call(times, choose, view,
-#: moves)`` is ``choose(view, moves)`` with its nanoseconds appended to ``times``, the
-#: clock read in C; ``None`` where it is not in use (the referee then reads
-#: ``perf_counter_ns`` itself, the same clock).
+#: The compiled seat clock (``simcli/_stopwatch.pyx``), or ``None`` (see ``native.py``).
 KERNEL = "simcli._stopwatch"
 _KERNEL = native.load_kernel(KERNEL)
-timed_call = _KERNEL.timed_call if _KERNEL is not None else None
 
 TIMING_FILE = "timing.json"
 BINS_PER_DECADE = 20
@@ -57,18 +54,32 @@ def bin_upper(index: int) -> float:
     return FLOOR * 10 ** (index / BINS_PER_DECADE)
 
 
-class SeatClock:
-    """One seat's moves in one game, as the referee times them: the hot loop only appends
-    whole nanoseconds (``times.append`` bound once, of ``perf_counter_ns`` differences;
-    :meth:`add` takes seconds). ``times`` is what the parent is sent."""
+class _SeatClock:
+    """One seat's moves in one game, as the referee times them: :meth:`start` just before
+    the seat's ``choose`` is called, :meth:`stop` once its answer is checked (the region
+    a move time limit applies to), in whole nanoseconds of ``perf_counter_ns``;
+    :meth:`add` takes seconds (the round trip of a strategy process). ``times`` is what
+    the parent is sent."""
 
-    __slots__ = ("times",)
+    __slots__ = ("times", "_started")
 
     def __init__(self) -> None:
         self.times: list[int] = []
+        self._started = 0
+
+    def start(self) -> None:
+        self._started = perf_counter_ns()
+
+    def stop(self) -> None:
+        self.times.append(perf_counter_ns() - self._started)
 
     def add(self, seconds: float) -> None:
         self.times.append(round(seconds * NS))
+
+
+#: The seat clock: compiled where the kernel is built (the start kept in C, the same
+#: clock, the same ``times``), else :class:`_SeatClock`.
+SeatClock = _KERNEL.SeatClock if _KERNEL is not None else _SeatClock
 
 
 NS = 1_000_000_000  # nanoseconds a second
