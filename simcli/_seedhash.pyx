@@ -126,14 +126,18 @@ cdef inline uint64_t byteswap(uint64_t x) noexcept nogil:
     return out
 
 
-def path_seed(str path):
-    """``int.from_bytes(blake2b(path.encode(), digest_size=8).digest(), "big") >> 11``."""
+def path_seed(path):
+    """``int.from_bytes(blake2b(path.encode(), digest_size=8).digest(), "big") >> 11``
+    (hashed here for a ``str``; anything else goes through ``hashlib``, as before)."""
     cdef Py_ssize_t size
-    cdef const char *data = PyUnicode_AsUTF8AndSize(path, &size)
+    cdef const char *data
+    if type(path) is not str:
+        return _reference(path)
+    data = PyUnicode_AsUTF8AndSize(path, &size)
     return byteswap(digest8(<const uint8_t *> data, size)) >> SEED_SHIFT
 
 
-def game_seeds(game_seed, int players):
+def game_seeds(game_seed, players):
     """``[path_seed(f"{game_seed}/chance")]`` followed by ``path_seed(f"{game_seed}/seat/{s}")``
     for every seat ``s``, for an int ``game_seed``: the seeds of a game's generators
     (``seeding.game_rngs``), its paths written here rather than in four Python strings."""
@@ -141,7 +145,8 @@ def game_seeds(game_seed, int players):
     cdef Py_ssize_t size = len(root)
     cdef char buf[96]
     cdef int seat, n
-    if size > 40 or not 0 <= players < 10**9:  # a path longer than buf: the Python way
+    # a path longer than buf, or players not a count: the Python way (and its errors)
+    if size > 40 or type(players) is not int or not 0 <= players < 10**9:
         return [path_seed(f"{int(game_seed)}/chance")] + [
             path_seed(f"{int(game_seed)}/seat/{s}") for s in range(players)
         ]
@@ -171,7 +176,8 @@ def _agrees():
 
 
 def _reference(text):
-    """``seeding.path_seed(text)`` through ``hashlib``."""
+    """``seeding.path_seed(text)`` through ``hashlib`` (``text.encode()``: a ``str``
+    subclass too, and the same error for anything else)."""
     digest = hashlib.blake2b(text.encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big") >> SEED_SHIFT
 

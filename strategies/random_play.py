@@ -11,30 +11,37 @@ from simcli.strategy import Strategy
 
 
 class RandomStrategy(Strategy):
+    """A uniformly random legal move, drawn as ``rng.choice`` draws it from the generator
+    :meth:`start_game` hands it (for the rest of that game, whatever ``rng`` is set to
+    afterwards)."""
+
     description = "uniformly random legal move"
     wants_view = False  # it never looks at the view
 
-    #: the generator ``_below`` draws from (``None``: draw through ``rng.choice``)
-    _drawn_from: Random | None = None
+    #: ``rng._randbelow`` of the game's generator, where it is a ``random.Random``
+    #: (``None``: draw through ``rng.choice``, a subclass may draw its own way)
     _below: Any = None
+    #: the ``choose`` :meth:`start_game` set on this very instance, if it did
+    _pick: Any = None
 
     def start_game(self, game: Game, seat: int, rng: Random) -> None:
         super().start_game(game, seat, rng)
-        self.__dict__.pop("choose", None)  # an earlier game's generator
-        # rng.choice(moves) is moves[rng._randbelow(len(moves))] for a random.Random
-        # (a subclass may draw its own way): drawn here through simcli.draws, which gives
-        # the same numbers (at C speed where the compiled path is built)
+        if self._pick is not None and self.__dict__.get("choose") is self._pick:
+            del self.choose  # the earlier game's
+        self._pick = self._below = None
         if type(rng) is not Random:
             return
+        # rng.choice(moves) is moves[rng._randbelow(len(moves))] for a random.Random: drawn
+        # through simcli.draws, which gives the same numbers (at C speed where compiled)
         pick = picker_of(rng) if type(self) is RandomStrategy else None
         if pick is not None:
-            # this very instance, for this game: choose is rng.choice, one C call (a
-            # subclass keeps its own choose, and the method below)
-            self.choose = pick  # type: ignore[method-assign]
+            # choose itself is then that C function, for this game (a subclass keeps its
+            # own choose, and the method below)
+            self.choose = self._pick = pick  # type: ignore[method-assign]
         else:
-            self._drawn_from, self._below = rng, randbelow_of(rng)
+            self._below = randbelow_of(rng)
 
     def choose(self, view: State, legal_moves: list[Move]) -> Move:
-        if self.rng is not self._drawn_from or not legal_moves:
+        if self._below is None or not legal_moves:
             return self.rng.choice(legal_moves)
         return legal_moves[self._below(len(legal_moves))]

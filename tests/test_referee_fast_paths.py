@@ -168,6 +168,27 @@ def test_a_random_strategy_started_again_draws_from_its_new_generator() -> None:
     assert _choices(strategy, random.Random(2), [7] * 5) == [rng.choice(range(7)) for _ in "12345"]
 
 
+def test_a_random_strategy_draws_from_the_generator_it_was_started_with() -> None:
+    """Compiled (its choose is the generator's C pick) or pure (the method), the same draws
+    when rng is replaced after start_game: those of the generator it was started with."""
+    strategy = RandomStrategy()
+    strategy.start_game(None, 0, random.Random(1))  # type: ignore[arg-type]
+    strategy.rng = random.Random(99)
+    drawn = [strategy.choose(None, list(range(10))) for _ in range(5)]
+    rng = random.Random(1)
+    assert drawn == [rng.choice(range(10)) for _ in range(5)]
+
+
+def test_a_choose_set_by_a_subclass_survives_start_game() -> None:
+    class Own(RandomStrategy):
+        def __init__(self):
+            self.choose = lambda view, legal_moves: legal_moves[0]
+
+    strategy = Own()
+    for _ in range(2):
+        assert _choices(strategy, random.Random(3), [3, 5, 9]) == [0, 0, 0]
+
+
 def test_a_subclass_of_the_random_strategy_keeps_its_own_choose() -> None:
     class Last(RandomStrategy):
         def choose(self, view, legal_moves):

@@ -159,6 +159,13 @@ def test_every_path_seed_is_blake2b_of_the_path(name: str) -> None:
     with pytest.raises(UnicodeEncodeError):  # a lone surrogate has no UTF-8, as in str.encode
         seed_of("7/\ud800")
 
+    class Label(str):
+        pass
+
+    assert seed_of(Label("7/seat/1")) == 1854167874662482  # a str subclass hashes as its text
+    with pytest.raises(AttributeError):  # what path.encode() raises for anything else
+        seed_of(None)
+
 
 @pytest.mark.parametrize("name", ["active", "pure", "compiled"])
 def test_the_seeds_of_a_game_are_its_chance_and_seat_paths(name: str) -> None:
@@ -168,6 +175,8 @@ def test_the_seeds_of_a_game_are_its_chance_and_seat_paths(name: str) -> None:
         for players in range(0, 12):
             paths = [f"{game_seed}/chance", *(f"{game_seed}/seat/{s}" for s in range(players))]
             assert seeds_of(game_seed, players) == [_hashlib_seed(path) for path in paths]
+    with pytest.raises(TypeError):  # a count of seats is an int, on every path
+        seeds_of(5, 2.0)
 
 
 def test_the_seeding_in_use_is_the_compiled_one_where_it_is_built() -> None:
