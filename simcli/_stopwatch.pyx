@@ -68,7 +68,12 @@ def _agrees():
     took = time.perf_counter_ns() - before
     clock.add(0.5)
     times = clock.times
-    return len(times) == 2 and type(times[0]) is int and 0 <= times[0] <= took and times[1] == 500_000_000
+    return (
+        len(times) == 2
+        and type(times[0]) is int
+        and 0 <= times[0] <= took
+        and times[1] == 500_000_000
+    )
 
 
 #: Checked once, when the module is loaded.

@@ -11,9 +11,9 @@ from simcli.strategy import Strategy
 
 
 class RandomStrategy(Strategy):
-    """A uniformly random legal move, drawn as ``rng.choice`` draws it from the generator
-    :meth:`start_game` hands it (for the rest of that game, whatever ``rng`` is set to
-    afterwards)."""
+    """A uniformly random legal move, drawn as ``rng.choice`` draws it. A plain
+    ``random.Random`` handed to :meth:`start_game` is drawn from for the rest of that game,
+    whatever ``rng`` is set to afterwards; any other generator is ``rng`` as it is."""
 
     description = "uniformly random legal move"
     wants_view = False  # it never looks at the view
