@@ -309,3 +309,32 @@ def test_a_player_built_before_the_fork_arms_no_alarm_until_it_is_ready(tmp_path
         assert played == [ChunkPlayer(config, schedule_for(config)).play_one(i)[0] for i in (0, 1)]
     finally:
         signal.signal(signal.SIGALRM, before)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "game: libraria\nstrategies: [random]\nformat: self_play\ngames: 30\n",
+        # 4 seats: five generators a game, so a batch of 24 holds four games
+        "game: adas_library\nplayers: 4\nstrategies: [random]\nformat: self_play\ngames: 11\n",
+    ],
+)
+def test_a_range_seeded_ahead_plays_the_games_played_one_by_one(tmp_path, text: str) -> None:
+    """A range seeds the generators of its next games together (ChunkPlayer._seed_ahead):
+    the same lines as each game played alone, whatever range the games are cut into."""
+    from simcli.configfile import load_config
+    from simcli.tournament.schedule import schedule_for
+    from simcli.tournament.worker import ChunkPlayer
+
+    path = tmp_path / "c.yaml"
+    path.write_text(text)
+    config = load_config(path, {})
+    total = config.games
+    alone = [ChunkPlayer(config, schedule_for(config)).play_one(i)[0] for i in range(total)]
+    player = ChunkPlayer(config, schedule_for(config))
+    for cut in (1, 7, 9, total):
+        lines = []
+        for start in range(0, total, cut):
+            lines += [line for line, _ in player.play_range(start, min(start + cut, total))]
+        assert lines == alone
+    assert player.ahead == {}  # every game seeded ahead was played

@@ -112,6 +112,42 @@ def test_a_batch_is_seeded_as_one_by_one(name: str) -> None:
         _assert_is_random_random(rng, seed)
 
 
+@pytest.mark.parametrize("name", ["active", "pure", "compiled"])
+def test_wide_batches_are_seeded_as_one_by_one(name: str) -> None:
+    """Batches long enough for the vector lanes (from 5 generators; 24 a pass), at every
+    length across two passes and a remainder, each lane with its own seed; and seeds left
+    to random.Random's own seeding among them."""
+    seeded = {
+        "active": lambda: draws.seeded_randoms,
+        "pure": lambda: draws._seeded_randoms,
+        "compiled": lambda: _kernel().seeded_randoms,
+    }[name]()
+    for count in (5, 6, 9, 23, 24, 25, 47, 48, 53):
+        batch = (SEEDS * 2)[3 * count : 4 * count]  # a different slice for each length
+        rngs = seeded(batch)
+        assert [rng.getstate() for rng in rngs] == [random.Random(s).getstate() for s in batch]
+    mixed = SEEDS[:10] + [-7, 2**53] + SEEDS[10:30] + [2**64 + 3] + SEEDS[30:35]
+    rngs = seeded(mixed)
+    for rng, seed in zip(rngs, mixed, strict=True):
+        _assert_is_random_random(rng, seed)
+
+
+def test_the_generators_of_many_games_are_each_games_own() -> None:
+    """many_game_rngs: for games of different sizes, each game's generators are the ones
+    game_rngs makes alone, fresh."""
+    games = [(2**40 + 3, 4), (7, 2), (2**52 + 1, 1), (99, 3), (5, 0), (123456789, 2)] * 3
+    made = seeding.many_game_rngs(games)
+    assert len(made) == len(games)
+    for (seed, players), (chance, seats) in zip(games, made, strict=True):
+        alone, alone_seats = seeding.game_rngs(seed, players)
+        assert chance.getstate() == alone.getstate()
+        assert [rng.getstate() for rng in seats] == [rng.getstate() for rng in alone_seats]
+    assert len({id(rng) for chance, seats in made for rng in [chance, *seats]}) == sum(
+        1 + players for _, players in games
+    )
+    assert seeding.many_game_rngs([]) == []
+
+
 def test_the_generators_of_a_game_are_its_chance_and_seat_ones() -> None:
     chance, seats = seeding.game_rngs(2**40 + 3, 4)
     assert chance.getstate() == seeding.chance_rng(2**40 + 3).getstate()

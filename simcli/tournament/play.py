@@ -89,6 +89,7 @@ def game_play(
     clock: Any = None,
     strategy_game: Game | None = None,
     clocks: Sequence[Any] | None = None,
+    rngs: tuple[Any, list[Any]] | None = None,
 ) -> GamePlay:
     """Play game ``index`` as a generator that yields an :class:`Ask` whenever a strategy
     process must decide, so that a driver can interleave several games (see
@@ -96,9 +97,11 @@ def game_play(
     per-move time limit; ``strategy_game`` is the game object whose copies strategies
     are handed, one per seat and game (default: a fresh instance of the game's class,
     never the referee's); ``clocks`` (optional, one per seat) receive the seconds of every move of
-    an in-process strategy (nothing of it goes into the record)."""
+    an in-process strategy (nothing of it goes into the record); ``rngs``, the game's
+    ``game_rngs(seed, len(seats))`` made beforehand (``seeding.many_game_rngs``), fresh."""
     players = len(seats)
-    rng, seat_rngs = game_rngs(seed, players)  # chance_rng(seed), seat_rng(seed, s) each
+    # chance_rng(seed), seat_rng(seed, s) each
+    rng, seat_rngs = rngs if rngs is not None else game_rngs(seed, players)
     # The record's options are a plain copy; the state gets a read-only one. Neither is
     # the caller's object, so no game can change what a later game is played with.
     rules_options = freeze(options)

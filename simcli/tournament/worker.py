@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 from simcli.config import Config
 from simcli.frozen import freeze
 from simcli.records import Record, dumps, new_record
-from simcli.seeding import chance_rng, derive_seed
+from simcli.seeding import BATCH_RNGS, chance_rng, derive_seed, many_game_rngs
 from simcli.strategy import is_builtin, load_strategy_class
 from simcli.tournament.clock import make_clock
 from simcli.tournament.faults import safe_text
@@ -26,7 +26,7 @@ from simcli.tournament.remote import (
     python_client_command,
 )
 from simcli.tournament.rules import game_for, game_source_for
-from simcli.tournament.schedule import PairedSchedule, Schedule
+from simcli.tournament.schedule import GameSpec, PairedSchedule, Schedule
 from simcli.tournament.think import SeatClock
 
 log = logging.getLogger("simcli.worker")
@@ -155,6 +155,9 @@ class ChunkPlayer:
         #: the in-process strategies that are not built in: their games are verified
         self.checked_names = unchecked_strategies(config)
         self.clocks: dict[int, list[SeatClock]] = {}  # per game in play: its seats' clocks
+        #: the next games of a range: each one's spec and generators, the generators seeded
+        #: together (:meth:`_seed_ahead`)
+        self.ahead: dict[int, tuple[GameSpec, tuple[Any, list[Any]]]] = {}
         self.clock: Any = None
         self.status: WorkerStatus | None = None
         if ready:
@@ -171,7 +174,8 @@ class ChunkPlayer:
         return self
 
     def game_play(self, index: int) -> GamePlay:
-        spec = self.schedule.spec(index)
+        ahead = self.ahead.pop(index, None)
+        spec, rngs = ahead if ahead is not None else (self.schedule.spec(index), None)
         self.clocks[index] = [SeatClock() for _ in spec.seats]
         return game_play(
             self.games[spec.variant],
@@ -184,7 +188,22 @@ class ChunkPlayer:
             clock=self.clock,
             strategy_game=self.strategy_games[spec.variant],
             clocks=self.clocks[index],
+            rngs=rngs,
         )
+
+    def _seed_ahead(self, start: int, stop: int) -> None:
+        """Seed the generators of games ``start ..`` (before ``stop``) together, as many
+        games as :data:`~simcli.seeding.BATCH_RNGS` generators hold (at least one): the
+        same generators, in a quarter of the time."""
+        specs, count = [], 0
+        for index in range(start, stop):
+            spec = self.schedule.spec(index)
+            count += 1 + len(spec.seats)
+            if specs and count > BATCH_RNGS:
+                break
+            specs.append(spec)
+        made = many_game_rngs([(spec.seed, len(spec.seats)) for spec in specs])
+        self.ahead = {pair[0].index: pair for pair in zip(specs, made, strict=True)}
 
     def record(self, index: int) -> Record:
         """Play game ``index`` alone and return its record (checked: :meth:`checked`)."""
@@ -263,6 +282,8 @@ class ChunkPlayer:
                 player.ready()
         if not remote or self.config.move_time_limit or not all(f.interleaves for f in remote):
             for index in range(start, stop):
+                if index not in self.ahead:
+                    self._seed_ahead(index, stop)
                 yield self.play_one(index)
             return
         for _, record in interleave(
