@@ -81,9 +81,8 @@ def _serve(player: ChunkPlayer, conn: Connection, status: WorkerStatus) -> None:
             if status.stopping:  # the parent is stopping: keep what is played, end the range
                 games.close()
                 break
-        if outcomes:
-            conn.send(pack(first, lines, outcomes))
-        conn.send(("done", start, stop))
+        # the range's last games and its end in one message: one wake-up of the parent
+        conn.send(("done", start, stop, pack(first, lines, outcomes) if outcomes else None))
 
 
 class _Worker:
@@ -126,15 +125,19 @@ class _Worker:
         return True
 
     def receive(self, message) -> Chunk | None:
-        """Account for one message of the worker; return it if it is played games."""
+        """Account for one message of the worker; return the played games it holds."""
         if isinstance(message, Chunk):
             self.received = message.stop
             return message
-        # ("done", start, stop): the range in play is finished, the next one starts
+        # ("done", start, stop, last games or None): the range in play is finished, the
+        # next one starts
+        last = message[3]
+        if last is not None:
+            self.received = last.stop
         self.tasks.popleft()
         if self.tasks:
             self.received = self.tasks[0][0]
-        return None
+        return last
 
     def kill(self) -> None:
         if self.process.is_alive():
