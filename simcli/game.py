@@ -27,9 +27,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar
 
+from simcli import native
 from simcli.errors import GameOptionError
 from simcli.frozen import FrozenDict
-from simcli.jsonline import one_shot
+from simcli.jsonline import one_shot, one_shot_bytes
 
 #: ``State.current_player`` when the next step is a chance event.
 CHANCE = -1
@@ -342,12 +343,19 @@ except ImportError:  # pragma: no cover - newer Pythons, or a build without it
 
 _HASH_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), check_circular=False)
 _hash_text = one_shot(_HASH_ENCODER)  # _HASH_ENCODER.encode, its C encoder built once
+_hash_bytes = one_shot_bytes(_HASH_ENCODER)  # the same text, UTF-8 encoded
+
+#: ``hashlib.sha256(data).hexdigest()[:16]`` in C (``simcli/_statehash.pyx``), or
+#: ``None`` where that kernel is not in use (see ``native.py``).
+_KERNEL = native.load_kernel("simcli._statehash")
+_hash16 = _KERNEL.hash16 if _KERNEL is not None else None
 
 
 def state_hash(game_id: str, snapshot: Mapping[str, Any]) -> str:
     """16 hex digits of SHA-256 over the canonical JSON of ``[game_id, snapshot]``."""
-    text = _hash_text([game_id, snapshot])
-    return _sha256(text.encode()).hexdigest()[:16]
+    if _hash16 is not None:
+        return _hash16(_hash_bytes([game_id, snapshot]))
+    return _sha256(_hash_text([game_id, snapshot]).encode()).hexdigest()[:16]
 
 
 class Game(ABC):

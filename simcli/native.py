@@ -65,8 +65,14 @@ COMPILED = (
 #: is used by a Python module that falls back to the standard library's own functions
 #: when the helper is not built, stale or forced off (``simcli/draws.py`` for ``_mt``,
 #: ``simcli/seeding.py`` for ``_seedhash``, ``simcli/tournament/think.py`` for
-#: ``_stopwatch``).
-KERNELS = ("simcli._mt", "simcli._jsonline", "simcli._seedhash", "simcli._stopwatch")
+#: ``_stopwatch``, ``simcli/game.py`` for ``_statehash``).
+KERNELS = (
+    "simcli._mt",
+    "simcli._jsonline",
+    "simcli._seedhash",
+    "simcli._stopwatch",
+    "simcli._statehash",
+)
 
 PURE_ENV = "SIMCLI_PURE"
 BUILD_FILE = Path(__file__).with_name("native_build.json")
