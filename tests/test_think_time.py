@@ -215,3 +215,38 @@ def test_a_refused_answer_is_not_timed_with_or_without_a_move_limit(tmp_path) ->
         line, result = ChunkPlayer(config, schedule_for(config)).play_one(0)
         assert result.termination == "forfeit" and result.seats == ["bot", "random"]
         assert [len(times) for times in result.think] == [3, 4], limit
+
+
+@pytest.mark.parametrize("counter", [True, False])
+def test_the_compiled_clock_times_on_the_counter_and_on_the_clock(counter: bool) -> None:
+    """Where the processor's time-stamp counter backs Linux's clock, the compiled seat
+    clock reads the counter and turns it into nanoseconds at the end; elsewhere (and here,
+    told so) it reads the clock. Either way each move lies between the clock's readings
+    around it, in order, however many moves a seat makes."""
+    import importlib
+    import time
+
+    from simcli.tournament import think
+
+    if len(_seat_clock_classes()) == 1:  # fails instead where the kernel must be built
+        pytest.skip("the seat clock kernel is not built")
+    kernel = importlib.import_module(think.KERNEL)
+    if counter and not kernel.COUNTER:
+        pytest.skip("no invariant time-stamp counter behind the clock here")
+    kernel._use_counter(counter)
+    try:
+        clock = kernel.SeatClock()
+        spans = []
+        for move in range(300):  # past the first few growths of its buffer
+            before = time.perf_counter_ns()
+            clock.start()
+            if move % 100 == 0:
+                time.sleep(0.001)
+            clock.stop()
+            spans.append(time.perf_counter_ns() - before)
+        times = clock.times
+        assert len(times) == 300 and all(type(t) is int for t in times)
+        assert all(0 <= t <= span + 1 for t, span in zip(times, spans, strict=True))
+        assert all(times[k] >= 1_000_000 for k in (0, 100, 200))
+    finally:
+        kernel._use_counter(True)

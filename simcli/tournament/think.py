@@ -77,8 +77,9 @@ class _SeatClock:
         self.times.append(round(seconds * NS))
 
 
-#: The seat clock: compiled where the kernel is built (the start kept in C, the same
-#: clock, the same ``times``), else :class:`_SeatClock`.
+#: The seat clock: compiled where the kernel is built (the lengths kept in C, read on the
+#: same clock or on the time-stamp counter behind it, the same ``times``), else
+#: :class:`_SeatClock`.
 SeatClock = _KERNEL.SeatClock if _KERNEL is not None else _SeatClock
 
 
