@@ -96,8 +96,14 @@ class DaskExecutor:
         workers = len(self.client.scheduler_info().get("workers", {})) or 1
         self.window = max(4, workers * 4)
 
+    def start(self) -> None:
+        pass
+
     def stop(self) -> None:
         self.stopping = True
+
+    def release(self) -> None:
+        pass
 
     def run(self, ranges: Iterator[tuple[int, int]]) -> Iterator[Chunk]:
         from distributed import wait

@@ -28,8 +28,18 @@ class Executor(Protocol):
         schedule order)."""
         ...
 
+    def start(self) -> None:
+        """Get ready to play (a local pool forks its workers), before the run's first
+        range is known: they start while the runner writes the run's start."""
+        ...
+
     def stop(self) -> None:
         """Dispatch nothing more; let the games in flight finish."""
+        ...
+
+    def release(self) -> None:
+        """The run is over: let workers go down (a local pool's exit on their own) while
+        the runner writes the run's end, before :meth:`close`."""
         ...
 
     def close(self) -> None:
@@ -75,8 +85,14 @@ class InProcess:
         self.stopping = False
         self.affected: list[tuple[int, str]] = []
 
+    def start(self) -> None:
+        pass
+
     def stop(self) -> None:
         self.stopping = True
+
+    def release(self) -> None:
+        pass
 
     def run(self, ranges: Iterator[tuple[int, int]]) -> Iterator[Chunk]:
         for start, stop in ranges:

@@ -107,6 +107,7 @@ class _Worker:
         self.tasks: deque[tuple[int, int]] = deque()  # sent, not yet done; [0] in play
         self.received = 0  # next index of tasks[0] not yet received
         self.stopped_for: str | None = None  # why the parent stopped it, if it did
+        self.released = False  # told to exit (see release)
 
     def send(self, task: tuple[int, int]) -> bool:
         """Queue ``task``; False if the worker is gone (its death is handled by the
@@ -138,6 +139,17 @@ class _Worker:
         if self.tasks:
             self.received = self.tasks[0][0]
         return last
+
+    def release(self) -> None:
+        """Tell the worker to exit once it is idle (once: it reads nothing after)."""
+        if self.released or self.tasks:
+            return
+        self.released = True
+        try:
+            if self.process.is_alive():
+                self.conn.send(None)
+        except OSError:
+            pass
 
     def kill(self) -> None:
         if self.process.is_alive():
@@ -183,15 +195,25 @@ class LocalPool:
                 self.prepared = None
         return self.prepared
 
+    def start(self) -> None:
+        """Fork the workers now (:meth:`run` forks those still missing)."""
+        for _ in range(self.size - len(self.workers)):  # a pool kept between runs has them
+            self._spawn()
+
     def stop(self) -> None:
         """Dispatch nothing more; every worker finishes the game it is playing."""
         self.stopping = True
         for worker in self.workers:
             worker.status.request_stop()
 
+    def release(self) -> None:
+        """Tell every idle worker to exit; :meth:`close` then waits for them (a process
+        takes a millisecond or two to go down)."""
+        for worker in self.workers:
+            worker.release()
+
     def run(self, ranges: Iterator[tuple[int, int]]) -> Iterator[Chunk]:
-        for _ in range(self.size - len(self.workers)):  # a pool kept between runs has them
-            self._spawn()
+        self.start()
         pending = iter(ranges)
         exhausted = False
         while True:
@@ -305,12 +327,7 @@ class LocalPool:
             self.retries.appendleft((culprit, culprit + 1))
 
     def close(self) -> None:
-        for worker in self.workers:
-            try:
-                if not worker.tasks and worker.process.is_alive():
-                    worker.conn.send(None)
-            except OSError:
-                pass
+        self.release()
         deadline = time.monotonic() + 2
         for worker in self.workers:
             worker.process.join(max(0.0, deadline - time.monotonic()))

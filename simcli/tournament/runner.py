@@ -169,7 +169,7 @@ def _run_locked(
     if not resume:
         start, run_info = 0, _start_output(config, out, force, total, executor)
     run_info["status"] = "running"
-    write_json_atomic(out / RUN_INFO, run_info)
+    # Worker processes are forked after the log opens (their lines go through it)
     run_log = open_run_log(
         out / "run.log", verbose=verbose, use_mp=workers > 0 and config.executor == "local"
     )
@@ -178,16 +178,27 @@ def _run_locked(
     started = time.perf_counter()
     status = "failed"
     size = chunk_size or default_chunk_size(total - start, workers)
+    seconds = 0.0
     try:
-        _log_start(config, total, start, workers)
-        writer = _InOrder(tally, think, observer, start, void)
-        status = _stream(executor, chunk_ranges(start, total, size), out, writer, total, quiet)
+        try:
+            executor.start()  # a local pool's workers start up while the run's start is written
+            write_json_atomic(out / RUN_INFO, run_info)
+            _log_start(config, total, start, workers)
+            writer = _InOrder(tally, think, observer, start, void)
+            status = _stream(executor, chunk_ranges(start, total, size), out, writer, total, quiet)
+        finally:
+            seconds = time.perf_counter() - started
+            affected = list(executor.affected)
+            _finish_info(
+                run_info, config, status, seconds, tally, start, size, affected, workers, void
+            )
+            write_json_atomic(out / RUN_INFO, run_info)
+            write_timing(out, think)
     finally:
-        seconds = time.perf_counter() - started
-        affected = list(executor.affected)
-        _finish_info(run_info, config, status, seconds, tally, start, size, affected, workers, void)
-        write_json_atomic(out / RUN_INFO, run_info)
-        write_timing(out, think)
+        # The workers were told to exit when the last range came in (_stream): they go
+        # down while the run's end is written, and are waited for here, before the log
+        # and the folder's lock (which they hold with the run) are let go.
+        executor.close()
         # The last line just before closing: the log's queue reader then finds the log
         # closed as soon as it has written it, instead of waiting out its poll (0.2 s).
         log.info("run %s: %d games in %.2f s", status, tally.games, seconds)
@@ -271,7 +282,7 @@ def _stream(
             log.warning("stopped at once by a second interrupt")
         finally:
             progress.close()
-            executor.close()
+            executor.release()  # closed by the caller, once the run's end is written
         finished = writer.next_index >= total or (writer.decided and not stopper.requested)
         return "complete" if finished else "interrupted"
 
