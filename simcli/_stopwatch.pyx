@@ -21,6 +21,7 @@ the Python one does; nothing uses it otherwise (``think.py``).
 
 import time
 
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython.mem cimport PyMem_Free, PyMem_Realloc
 from libc.stdint cimport int64_t, uint64_t
 
@@ -137,7 +138,7 @@ cdef class SeatClock:
     """One seat's moves in one game (``think.SeatClock``, compiled): :meth:`start` just
     before the seat's ``choose`` is called, :meth:`stop` once its answer is checked;
     :meth:`add` takes seconds (a seat's moves are timed one way or the other). ``times``
-    (whole nanoseconds) is what the parent is sent."""
+    are whole nanoseconds; :meth:`packed`, what the parent is sent."""
 
     cdef list added
     cdef int64_t started
@@ -177,10 +178,34 @@ cdef class SeatClock:
         cdef double scale
         cdef Py_ssize_t k
         if self.count == 0:
-            return self.added
+            return list(self.added)
         scale = ns_per_reading()
         out = [<int64_t> (self.lengths[k] * scale + 0.5) for k in range(self.count)]
         return out + self.added if self.added else out
+
+    def packed(self):
+        """``think.pack(self.times)``, written here from the lengths kept in C."""
+        cdef double scale
+        cdef Py_ssize_t k, n = self.count
+        cdef uint64_t ns
+        cdef unsigned char *out
+        cdef int byte
+        if self.added:
+            return _pack(self.times)
+        data = PyBytes_FromStringAndSize(NULL, 8 * n)
+        out = <unsigned char *> PyBytes_AS_STRING(data)
+        scale = ns_per_reading()
+        for k in range(n):
+            ns = <uint64_t> <int64_t> (self.lengths[k] * scale + 0.5)
+            for byte in range(8):  # little-endian, whatever this machine's order
+                out[8 * k + byte] = <unsigned char> (ns >> (8 * byte))
+        return data
+
+
+def _pack(times):
+    import struct
+
+    return struct.pack(f"<{len(times)}q", *times)
 
 
 def _agrees():
@@ -197,13 +222,18 @@ def _agrees():
         sum(range(2000))
         clock.stop()
         took = time.perf_counter_ns() - before
-        clock.add(0.5)
         times = clock.times
+        packed = clock.packed()
+        clock.add(0.5)
+        times += clock.times[1:]
         if (
             len(times) == 2
             and type(times[0]) is int
             and 0 <= times[0] <= took
             and times[1] == 500_000_000
+            and len(packed) == 8
+            and abs(int.from_bytes(packed, "little", signed=True) - times[0]) <= 1
+            and clock.packed()[8:] == (500_000_000).to_bytes(8, "little")
         ):
             return True
     return False

@@ -272,17 +272,19 @@ def test_a_chunk_reaches_the_parent_as_it_was_sent() -> None:
     import pickle
     from multiprocessing.reduction import ForkingPickler
 
+    from simcli.tournament.think import pack, unpack
     from simcli.tournament.worker import Chunk, GameResult
 
     results = [
-        GameResult(["a", "b"], [1], [0, 14], "normal", ([4208, 321], [871])),
+        GameResult(["a", "b"], [1], [0, 14], "normal", (pack([4208, 321]), pack([871]))),
         GameResult(["b", "a"], [], None, "error", (), "void: does not replay"),
     ]
     chunk = Chunk(7, "{}\n{}\n", results)
     back = pickle.loads(ForkingPickler.dumps(chunk))
     assert back == chunk and back.stop == 9
     assert [type(r) for r in back.outcomes] == [GameResult, GameResult]
-    assert back.outcomes[1].void == "void: does not replay" and back.outcomes[0].think[0][1] == 321
+    assert back.outcomes[1].void == "void: does not replay"
+    assert unpack(back.outcomes[0].think[0]) == [4208, 321]
 
 
 def test_a_player_built_before_the_fork_arms_no_alarm_until_it_is_ready(tmp_path) -> None:

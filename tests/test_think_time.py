@@ -19,6 +19,7 @@ from simcli.tournament.think import (
     bin_upper,
     read_timing,
     think_rows,
+    unpack,
 )
 
 DIAGNOSTICS = Path(__file__).resolve().parent / "data" / "diagnostics.py"
@@ -34,7 +35,7 @@ def test_summaries_by_hand() -> None:
     a.add(0.1)
     b.add(0.5)
     think = ThinkTimes()
-    think.add(["x", "y"], (a.times, b.times))
+    think.add(["x", "y"], (a.packed(), b.packed()))
     think.add(["y", "x"], ())  # a game without timing (lost with its worker) adds nothing
     x, y = think_rows(think)
     assert think.games == 1
@@ -190,6 +191,11 @@ def test_a_seat_clock_times_from_start_to_stop_compiled_or_pure() -> None:
         clock.start()  # a start with no stop (a refused answer): nothing appended
         clock.add(0.5)
         times = clock.times
+        # as the parent is sent them: the same nanoseconds, but for the rounding of a
+        # counter's rate read again
+        sent = unpack(clock.packed())
+        assert len(sent) == 3, cls
+        assert all(abs(x - y) <= 1 for x, y in zip(sent, times, strict=True)), cls
         assert len(times) == 3 and all(type(t) is int for t in times), cls
         assert 0 <= times[0] and times[1] >= 2_000_000 and times[2] == 500_000_000, cls
     compiled = think.SeatClock is not think._SeatClock
@@ -214,7 +220,7 @@ def test_a_refused_answer_is_not_timed_with_or_without_a_move_limit(tmp_path) ->
         config = load_config(path, limit)
         line, result = ChunkPlayer(config, schedule_for(config)).play_one(0)
         assert result.termination == "forfeit" and result.seats == ["bot", "random"]
-        assert [len(times) for times in result.think] == [3, 4], limit
+        assert [len(unpack(times)) for times in result.think] == [3, 4], limit
 
 
 @pytest.mark.parametrize("counter", [True, False])
@@ -244,7 +250,7 @@ def test_the_compiled_clock_times_on_the_counter_and_on_the_clock(counter: bool)
                 time.sleep(0.001)
             clock.stop()
             spans.append(time.perf_counter_ns() - before)
-        times = clock.times
+        times = unpack(clock.packed())  # as the parent is sent them
         assert len(times) == 300 and all(type(t) is int for t in times)
         assert all(0 <= t <= span + 1 for t, span in zip(times, spans, strict=True))
         assert all(times[k] >= 1_000_000 for k in (0, 100, 200))

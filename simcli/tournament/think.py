@@ -3,7 +3,7 @@ each game's result (never in ``games.jsonl``, whose records stay as they were) a
 in the run folder's sidecar ``timing.json``.
 
 A seat's moves in one game travel to the parent as they were timed (:class:`SeatClock`'s
-whole nanoseconds: a few bytes a move), where they are summed up per strategy
+whole nanoseconds, packed: 8 bytes a move), where they are summed up per strategy
 (:class:`ThinkTimes`: moves, total, longest, and a histogram with 20 logarithmic bins per
 decade). The parent does that work, not the process that plays: with one worker the
 parent has a core of its own. Moves are timed in whole nanoseconds and binned by exact
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import math
+import struct
 from bisect import bisect_right
 from collections import Counter, _count_elements
 from dataclasses import dataclass, field
@@ -58,8 +59,8 @@ class _SeatClock:
     """One seat's moves in one game, as the referee times them: :meth:`start` just before
     the seat's ``choose`` is called, :meth:`stop` once its answer is checked (the region
     a move time limit applies to), in whole nanoseconds of ``perf_counter_ns``;
-    :meth:`add` takes seconds (the round trip of a strategy process). ``times`` is what
-    the parent is sent."""
+    :meth:`add` takes seconds (the round trip of a strategy process). :meth:`packed` is
+    what the parent is sent."""
 
     __slots__ = ("times", "_started")
 
@@ -75,6 +76,21 @@ class _SeatClock:
 
     def add(self, seconds: float) -> None:
         self.times.append(round(seconds * NS))
+
+    def packed(self) -> bytes:
+        """``times`` as the parent is sent them (:func:`pack`)."""
+        return pack(self.times)
+
+
+def pack(times: list[int]) -> bytes:
+    """A seat's times as they travel to the parent: little-endian signed 64-bit integers,
+    which pickle as one string instead of an integer each (:func:`unpack` reads them)."""
+    return struct.pack(f"<{len(times)}q", *times)
+
+
+def unpack(data: bytes) -> list[int]:
+    """The times :func:`pack` packed."""
+    return list(struct.unpack(f"<{len(data) // 8}q", data))
 
 
 #: The seat clock: compiled where the kernel is built (the lengths kept in C, read on the
@@ -183,10 +199,10 @@ class ThinkTimes:
     games: int = 0
     strategies: dict[str, StrategyTime] = field(default_factory=dict)
 
-    def add(self, seats: list[str], think: tuple[list[int], ...]) -> None:
+    def add(self, seats: list[str], think: tuple[bytes, ...]) -> None:
         """One game's result: ``think[seat]``, the times of the strategy in ``seats[seat]``
-        (:attr:`SeatClock.times`; ``think`` is empty when the game was not timed, e.g. lost
-        with its worker)."""
+        (:meth:`SeatClock.packed`; ``think`` is empty when the game was not timed, e.g.
+        lost with its worker)."""
         if not think:
             return
         self.games += 1
@@ -195,7 +211,7 @@ class ThinkTimes:
             strategy = strategies.get(name)
             if strategy is None:  # not setdefault: it would build one per seat and game
                 strategy = strategies[name] = StrategyTime()
-            strategy.add(times)
+            strategy.add(unpack(times))
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -39,8 +39,8 @@ class GameResult(NamedTuple):
     winners: list[int]
     scores: list[float] | None
     termination: str
-    #: Each seat's think times (``simcli.tournament.think.SeatClock.times``); empty: not
-    #: timed.
+    #: Each seat's think times, packed (``simcli.tournament.think.SeatClock.packed``);
+    #: empty: not timed.
     think: tuple = ()
     #: Why the game is void (its record as played did not replay: see ``ChunkPlayer``);
     #: empty for every other game.
@@ -228,7 +228,7 @@ class ChunkPlayer:
         """The line of a :meth:`checked` record (unchanged by timing) and its result
         with the seats' think times."""
         clocks = self.clocks.pop(record["index"], ())
-        return dumps(record), outcome_of(record, tuple([c.times for c in clocks]))
+        return dumps(record), outcome_of(record, tuple([c.packed() for c in clocks]))
 
     def verified(self, record: Record) -> Record:
         """``record``, if it replays; else the record of a void game (``error``, its
