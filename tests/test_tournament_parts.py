@@ -65,6 +65,32 @@ def test_executors_meet_the_seam(tmp_path) -> None:
         pool.close()
 
 
+def test_a_pool_forks_at_start_and_lets_released_workers_go(tmp_path) -> None:
+    """start() forks the workers before the first range; release() tells idle ones to
+    exit, and a range sent after it goes to a fresh worker (a released one reads no
+    more): the same games as played in this process."""
+    (tmp_path / "c.yaml").write_text(CONFIG)
+    config = load_config(tmp_path / "c.yaml")
+    schedule = schedule_for(config)
+    local = InProcess(config, schedule)
+    pool = LocalPool(config, schedule, 1)
+    try:
+        pool.start()
+        assert pool.spawned == 1 and pool.workers[0].process.is_alive()
+        first = list(pool.run(iter([(0, 2)])))
+        released = pool.workers[0]
+        pool.release()
+        second = list(pool.run(iter([(2, 4)])))  # at once: not to the worker going down
+        assert pool.spawned == 2 and pool.affected == []
+        assert released not in pool.workers and not released.process.is_alive()
+        played = "".join(c.lines for c in sorted(first + second, key=lambda c: c.start))
+        expected = "".join(c.lines for c in local.run(iter([(0, 4)])))
+        assert played == expected
+    finally:
+        local.close()
+        pool.close()
+
+
 def test_tally_counts_terminations() -> None:
     tally = Tally()
     for termination in ("normal", "error", "normal", "forfeit"):

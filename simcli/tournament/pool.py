@@ -111,7 +111,9 @@ class _Worker:
 
     def send(self, task: tuple[int, int]) -> bool:
         """Queue ``task``; False if the worker is gone (its death is handled by the
-        sentinel, and the task is not its own)."""
+        sentinel, and the task is not its own) or was told to exit (:meth:`release`)."""
+        if self.released:
+            return False
         idle = not self.tasks
         if idle:  # this range is played at once; reset the status before it starts
             self.status.game = task[0]
