@@ -6,7 +6,7 @@ advance that very state with the reference MT19937 step and reproduce what
 ``Random._randbelow`` and ``Random.shuffle`` return, number for number, so that Python
 code and compiled code can share one generator and one sequence of draws; they seed new
 generators as ``random.Random(seed)`` does, several at once (three interleaved, or up to 24
-in vector lanes: a worker seeds the generators of its next games together). The layout of
+in AVX2 vector lanes: a worker seeds the generators of its next games together). The layout of
 the object is CPython's (``Modules/_randommodule.c``): :data:`AGREES` says whether the
 functions here draw and seed as ``random.Random`` does on this interpreter, and nothing
 uses them otherwise (``simcli/draws.py``).
@@ -36,17 +36,22 @@ cdef extern from *:
 cdef extern from *:
     """
     /* init_by_array for WIDE generators side by side, one in each lane of three vectors
-       of eight 32-bit words: the machine's widest multiply (AVX2, chosen when the module
-       is loaded; plain SSE2 elsewhere) runs eight of the dependent steps at once. */
+       of eight 32-bit words: AVX2's multiply runs eight of the dependent steps at once.
+       GCC on x86-64 glibc builds an AVX2 clone and a plain one, and picks one when the
+       module is loaded; the wide path is used only where the AVX2 clone runs (elsewhere
+       the 32-bit multiplies are emulated, slower than three generators interleaved:
+       simcli_wide_fast). */
     #define SIMCLI_WIDE 24
-    #if defined(__GNUC__)  /* GCC and Clang: vector extensions */
+    #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) \
+        && defined(__GLIBC__)  /* target_clones needs the loader's ifunc */
     #define SIMCLI_HAS_WIDE 1
     typedef uint32_t simcli_v8 __attribute__((vector_size(32)));
-    #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
     #define SIMCLI_CLONES __attribute__((target_clones("avx2", "default")))
-    #else
-    #define SIMCLI_CLONES
-    #endif
+    static int simcli_wide_fast(void)
+    {
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("avx2");
+    }
 
     /* word i of lane l: simcli_wide_words[i * SIMCLI_WIDE + l] */
     static uint32_t simcli_wide_words[624 * SIMCLI_WIDE];
@@ -98,10 +103,11 @@ cdef extern from *:
         SIMCLI_MIX(p1, w1, b, -1U, 1, 1);
         SIMCLI_MIX(p2, w2, b, -1U, 1, 2);
     }
-    #else  /* another compiler: the generators are mixed three at a time */
+    #else  /* elsewhere the generators are mixed three at a time */
     #define SIMCLI_HAS_WIDE 0
     static uint32_t simcli_wide_words[624 * SIMCLI_WIDE];
     static void simcli_mix_wide(const uint32_t *genrand, const uint32_t *even, const uint32_t *odd) {}
+    static int simcli_wide_fast(void) { return 0; }
     #endif
 
     static void simcli_lane_to(uint32_t *state, int lane)
@@ -116,6 +122,7 @@ cdef extern from *:
     """
     int SIMCLI_WIDE
     bint SIMCLI_HAS_WIDE
+    int simcli_wide_fast() nogil
     void simcli_mix_wide(const uint32_t *genrand, const uint32_t *even, const uint32_t *odd) nogil
     void simcli_lane_to(uint32_t *state, int lane) nogil
 
@@ -320,13 +327,31 @@ cdef inline bint mixable(seed):
     return type(seed) is int and 0 <= seed < 9007199254740992
 
 
+cdef enum:
+    WIDE = 24  # SIMCLI_WIDE, for the arrays below (checked equal at load)
+
+
+#: Whether :func:`seeded_randoms` mixes five or more generators in vector lanes (the AVX2
+#: clone of the kernel is built and runs here), rather than three at a time.
+WIDE_LANES = bool(SIMCLI_HAS_WIDE and simcli_wide_fast())
+cdef bint _wide = WIDE_LANES
+assert SIMCLI_WIDE == WIDE
+
+
+def _use_wide(flag):
+    """Mix in vector lanes (``True``, where :data:`WIDE_LANES`) or three at a time: for
+    the tests, which seed both ways on a machine with the lanes."""
+    global _wide
+    _wide = bool(flag) and WIDE_LANES
+
+
 cdef void seed_wide(simcli_mt_object **rng, uint64_t *seed, int n) noexcept nogil:
-    """:func:`seed_state` for ``n`` <= ``SIMCLI_WIDE`` generators at once, one to a vector
-    lane (the lanes left over are mixed for nothing)."""
-    cdef uint32_t even[24]
-    cdef uint32_t odd[24]
+    """:func:`seed_state` for ``n`` <= ``WIDE`` generators at once, one to a vector lane
+    (the lanes left over are mixed for nothing)."""
+    cdef uint32_t even[WIDE]
+    cdef uint32_t odd[WIDE]
     cdef int lane
-    for lane in range(24):
+    for lane in range(WIDE):
         even[lane] = <uint32_t> seed[lane] if lane < n else 0
         odd[lane] = odd_key(seed[lane]) if lane < n else 0
     simcli_mix_wide(GENRAND, even, odd)
@@ -341,9 +366,9 @@ cdef int WIDE_FROM = 5
 
 
 cdef void seed_some(simcli_mt_object **rng, uint64_t *seed, int n) noexcept nogil:
-    """:func:`seed_state` for ``n`` <= ``SIMCLI_WIDE`` generators, the fastest way."""
+    """:func:`seed_state` for ``n`` <= ``WIDE`` generators, the fastest way here."""
     cdef int lane = 0
-    if SIMCLI_HAS_WIDE and n >= WIDE_FROM:
+    if _wide and n >= WIDE_FROM:
         seed_wide(rng, seed, n)
         return
     while lane + 3 <= n:
@@ -356,9 +381,10 @@ cdef void seed_some(simcli_mt_object **rng, uint64_t *seed, int n) noexcept nogi
 
 def seeded_randoms(seeds):
     """``[seeded_random(seed) for seed in seeds]``, the seeds that are mixed here several
-    at a time: up to 24 in vector lanes, or three in the time of one."""
-    cdef simcli_mt_object *rng[24]
-    cdef uint64_t key[24]
+    at a time: up to 24 in vector lanes (:data:`WIDE_LANES`), or three in the time of
+    one."""
+    cdef simcli_mt_object *rng[WIDE]
+    cdef uint64_t key[WIDE]
     cdef int lanes = 0
     out = []
     for seed in seeds:
@@ -371,7 +397,7 @@ def seeded_randoms(seeds):
         rng[lanes] = <simcli_mt_object *> <PyObject *> made
         key[lanes] = <uint64_t> seed
         lanes += 1
-        if lanes == SIMCLI_WIDE:
+        if lanes == WIDE:
             seed_some(rng, key, lanes)
             lanes = 0
     seed_some(rng, key, lanes)

@@ -340,3 +340,41 @@ def test_a_range_seeded_ahead_plays_the_games_played_one_by_one(tmp_path, text: 
             lines += [line for line, _ in player.play_range(start, min(start + cut, total))]
         assert lines == alone
     assert player.ahead == {}  # every game seeded ahead was played
+
+
+def test_no_generator_is_made_ahead_where_a_strategy_not_built_in_plays(tmp_path) -> None:
+    """Where an in-process strategy that is not built in plays, it could reach the next
+    games' generators through gc if they existed: each game's are made as it starts."""
+    from simcli.configfile import load_config
+    from simcli.tournament import worker as worker_module
+    from simcli.tournament.schedule import schedule_for
+    from simcli.tournament.worker import ChunkPlayer
+
+    (tmp_path / "first.py").write_text(
+        "from simcli.strategy import Strategy\n\n\n"
+        "class First(Strategy):\n"
+        "    def choose(self, view, legal_moves):\n"
+        "        return legal_moves[0]\n"
+    )
+    path = tmp_path / "c.yaml"
+    path.write_text(
+        "game: libraria\ngames: 6\nformat: round_robin\n"
+        "strategies:\n  - {name: first, use: 'first.py:First'}\n  - random\n"
+    )
+    config = load_config(path, {})
+    player = ChunkPlayer(config, schedule_for(config))
+    assert player.checked_names == {"first"}
+    made = []
+    original = worker_module.many_game_rngs
+    worker_module.many_game_rngs = lambda games: made.append(games) or original(games)
+    try:
+        lines = [line for line, _ in player.play_range(0, 6)]
+        assert made == [] and player.ahead == {}
+        path.write_text(path.read_text().replace("'first.py:First'", "greedy"))
+        built_in = load_config(path, {})  # the same games, built-in strategies only
+        list(ChunkPlayer(built_in, schedule_for(built_in)).play_range(0, 6))
+        assert len(made) == 1 and len(made[0]) == 6  # seeded ahead, together
+    finally:
+        worker_module.many_game_rngs = original
+    alone = ChunkPlayer(config, schedule_for(config))
+    assert lines == [alone.play_one(i)[0] for i in range(6)]

@@ -112,24 +112,34 @@ def test_a_batch_is_seeded_as_one_by_one(name: str) -> None:
         _assert_is_random_random(rng, seed)
 
 
-@pytest.mark.parametrize("name", ["active", "pure", "compiled"])
+@pytest.mark.parametrize("name", ["active", "pure", "compiled", "compiled, three at a time"])
 def test_wide_batches_are_seeded_as_one_by_one(name: str) -> None:
     """Batches long enough for the vector lanes (from 5 generators; 24 a pass), at every
     length across two passes and a remainder, each lane with its own seed; and seeds left
-    to random.Random's own seeding among them."""
+    to random.Random's own seeding among them. The compiled kernel both ways: in vector
+    lanes where the machine has them, and three at a time."""
+    wide = name != "compiled, three at a time"
     seeded = {
         "active": lambda: draws.seeded_randoms,
         "pure": lambda: draws._seeded_randoms,
         "compiled": lambda: _kernel().seeded_randoms,
+        "compiled, three at a time": lambda: _kernel().seeded_randoms,
     }[name]()
-    for count in (5, 6, 9, 23, 24, 25, 47, 48, 53):
-        batch = (SEEDS * 2)[3 * count : 4 * count]  # a different slice for each length
-        rngs = seeded(batch)
-        assert [rng.getstate() for rng in rngs] == [random.Random(s).getstate() for s in batch]
-    mixed = SEEDS[:10] + [-7, 2**53] + SEEDS[10:30] + [2**64 + 3] + SEEDS[30:35]
-    rngs = seeded(mixed)
-    for rng, seed in zip(rngs, mixed, strict=True):
-        _assert_is_random_random(rng, seed)
+    if name.startswith("compiled"):
+        _kernel()._use_wide(wide)
+    try:
+        for count in (5, 6, 9, 23, 24, 25, 47, 48, 53):
+            batch = (SEEDS * 2)[3 * count : 4 * count]  # a different slice for each length
+            rngs = seeded(batch)
+            expected = [random.Random(s).getstate() for s in batch]
+            assert [rng.getstate() for rng in rngs] == expected
+        mixed = SEEDS[:10] + [-7, 2**53] + SEEDS[10:30] + [2**64 + 3] + SEEDS[30:35]
+        rngs = seeded(mixed)
+        for rng, seed in zip(rngs, mixed, strict=True):
+            _assert_is_random_random(rng, seed)
+    finally:
+        if name.startswith("compiled"):
+            _kernel()._use_wide(True)
 
 
 def test_the_generators_of_many_games_are_each_games_own() -> None:

@@ -195,14 +195,16 @@ def _run_locked(
             write_json_atomic(out / RUN_INFO, run_info)
             write_timing(out, think)
     finally:
-        # The workers were told to exit when the last range came in (_stream): they go
-        # down while the run's end is written, and are waited for here, before the log
-        # and the folder's lock (which they hold with the run) are let go.
-        executor.close()
-        # The last line just before closing: the log's queue reader then finds the log
-        # closed as soon as it has written it, instead of waiting out its poll (0.2 s).
-        log.info("run %s: %d games in %.2f s", status, tally.games, seconds)
-        run_log.close()
+        try:
+            # The workers were told to exit when the last range came in (_stream): they
+            # go down while the run's end is written, and are waited for here, before the
+            # log and the folder's lock (which they hold with the run) are let go.
+            executor.close()
+        finally:
+            # The last line just before closing: the log's queue reader then finds the
+            # log closed as soon as it has written it, instead of waiting out its poll.
+            log.info("run %s: %d games in %.2f s", status, tally.games, seconds)
+            run_log.close()
     return RunResult(
         out=out,
         tally=tally,

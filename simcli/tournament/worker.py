@@ -281,8 +281,12 @@ class ChunkPlayer:
             for player in players:
                 player.ready()
         if not remote or self.config.move_time_limit or not all(f.interleaves for f in remote):
+            # Seeded ahead only where every in-process strategy is built in: a game's
+            # generators then never exist while a strategy that could reach them (through
+            # gc) plays another game, unverified as the next game may be.
+            ahead = not self.checked_names
             for index in range(start, stop):
-                if index not in self.ahead:
+                if ahead and index not in self.ahead:
                     self._seed_ahead(index, stop)
                 yield self.play_one(index)
             return
