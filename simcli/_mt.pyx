@@ -44,7 +44,6 @@ cdef extern from *:
     #define SIMCLI_WIDE 24
     #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) \
         && defined(__GLIBC__)  /* target_clones needs the loader's ifunc */
-    #define SIMCLI_HAS_WIDE 1
     typedef uint32_t simcli_v8 __attribute__((vector_size(32)));
     #define SIMCLI_CLONES __attribute__((target_clones("avx2", "default")))
     static int simcli_wide_fast(void)
@@ -104,7 +103,6 @@ cdef extern from *:
         SIMCLI_MIX(p2, w2, b, -1U, 1, 2);
     }
     #else  /* elsewhere the generators are mixed three at a time */
-    #define SIMCLI_HAS_WIDE 0
     static uint32_t simcli_wide_words[624 * SIMCLI_WIDE];
     static void simcli_mix_wide(const uint32_t *genrand, const uint32_t *even, const uint32_t *odd) {}
     static int simcli_wide_fast(void) { return 0; }
@@ -121,7 +119,6 @@ cdef extern from *:
     }
     """
     int SIMCLI_WIDE
-    bint SIMCLI_HAS_WIDE
     int simcli_wide_fast() nogil
     void simcli_mix_wide(const uint32_t *genrand, const uint32_t *even, const uint32_t *odd) nogil
     void simcli_lane_to(uint32_t *state, int lane) nogil
@@ -333,7 +330,7 @@ cdef enum:
 
 #: Whether :func:`seeded_randoms` mixes five or more generators in vector lanes (the AVX2
 #: clone of the kernel is built and runs here), rather than three at a time.
-WIDE_LANES = bool(SIMCLI_HAS_WIDE and simcli_wide_fast())
+WIDE_LANES = bool(simcli_wide_fast())
 cdef bint _wide = WIDE_LANES
 assert SIMCLI_WIDE == WIDE
 

@@ -191,37 +191,33 @@ cdef class SeatClock:
     @property
     def times(self):
         """The moves' lengths in whole nanoseconds, in order."""
-        cdef double scale
+        cdef double scale = ns_per_reading()
         cdef Py_ssize_t k
-        if self.count == 0:
-            return list(self.added)
-        scale = ns_per_reading()
-        out = [<int64_t> (self.lengths[k] * scale + 0.5) for k in range(self.count)]
-        return out + self.added if self.added else out
+        return [to_ns(self.lengths[k], scale) for k in range(self.count)] + self.added
 
     def packed(self):
         """``think.pack(self.times)``, written here from the lengths kept in C."""
-        cdef double scale
-        cdef Py_ssize_t k, n = self.count
-        cdef uint64_t ns
-        cdef unsigned char *out
-        cdef int byte
-        if self.added:
-            return _pack(self.times)
-        data = PyBytes_FromStringAndSize(NULL, 8 * n)
-        out = <unsigned char *> PyBytes_AS_STRING(data)
-        scale = ns_per_reading()
+        cdef double scale = ns_per_reading()
+        cdef Py_ssize_t k, n = self.count, added = len(self.added)
+        data = PyBytes_FromStringAndSize(NULL, 8 * (n + added))
+        cdef unsigned char *out = <unsigned char *> PyBytes_AS_STRING(data)
         for k in range(n):
-            ns = <uint64_t> <int64_t> (self.lengths[k] * scale + 0.5)
-            for byte in range(8):  # little-endian, whatever this machine's order
-                out[8 * k + byte] = <unsigned char> (ns >> (8 * byte))
+            put_le(out + 8 * k, to_ns(self.lengths[k], scale))
+        for k in range(added):
+            put_le(out + 8 * (n + k), self.added[k])
         return data
 
 
-def _pack(times):
-    import struct
+cdef inline int64_t to_ns(int64_t length, double scale) noexcept nogil:
+    """A length read by :func:`reading`, in whole nanoseconds."""
+    return <int64_t> (length * scale + 0.5)
 
-    return struct.pack(f"<{len(times)}q", *times)
+
+cdef inline void put_le(unsigned char *out, int64_t value) noexcept nogil:
+    """``value`` as 8 little-endian bytes, whatever this machine's order."""
+    cdef int byte
+    for byte in range(8):
+        out[byte] = <unsigned char> ((<uint64_t> value) >> (8 * byte))
 
 
 def _agrees():

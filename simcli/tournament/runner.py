@@ -178,7 +178,6 @@ def _run_locked(
     started = time.perf_counter()
     status = "failed"
     size = chunk_size or default_chunk_size(total - start, workers)
-    seconds = 0.0
     try:
         try:
             executor.start()  # a local pool's workers start up while the run's start is written
