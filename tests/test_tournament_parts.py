@@ -50,12 +50,16 @@ def test_worker_status_fields() -> None:
     assert (status.game, status.move_started, status.stopping) == (17, now, True)
 
 
-def test_executors_meet_the_seam(tmp_path) -> None:
+def _executors(tmp_path) -> tuple[InProcess, LocalPool]:
+    """An in-process executor and a one-worker pool for CONFIG."""
     (tmp_path / "c.yaml").write_text(CONFIG)
     config = load_config(tmp_path / "c.yaml")
     schedule = schedule_for(config)
-    local = InProcess(config, schedule)
-    pool = LocalPool(config, schedule, 1)
+    return InProcess(config, schedule), LocalPool(config, schedule, 1)
+
+
+def test_executors_meet_the_seam(tmp_path) -> None:
+    local, pool = _executors(tmp_path)
     try:
         assert isinstance(local, Executor) and isinstance(pool, Executor)
         chunks = list(local.run(iter([(0, 2)])))
@@ -69,11 +73,7 @@ def test_a_pool_forks_at_start_and_lets_released_workers_go(tmp_path) -> None:
     """start() forks the workers before the first range; release() tells idle ones to
     exit, and a range sent after it goes to a fresh worker (a released one reads no
     more): the same games as played in this process."""
-    (tmp_path / "c.yaml").write_text(CONFIG)
-    config = load_config(tmp_path / "c.yaml")
-    schedule = schedule_for(config)
-    local = InProcess(config, schedule)
-    pool = LocalPool(config, schedule, 1)
+    local, pool = _executors(tmp_path)
     try:
         pool.start()
         assert pool.spawned == 1 and pool.workers[0].process.is_alive()
